@@ -1,0 +1,43 @@
+import Foundation
+
+/// A final `NSObject` subclass that adopts `NSSecureCoding` is stored as a keyed archive
+/// (`Data`) with an empty conformance.
+///
+/// ```swift
+/// final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
+///     static var supportsSecureCoding: Bool { true }
+///     let name: String
+///     init(name: String) { self.name = name }
+///     func encode(with coder: NSCoder) { coder.encode(name as NSString, forKey: "name") }
+///     init?(coder: NSCoder) {
+///         guard let name = coder.decodeObject(of: NSString.self, forKey: "name") else { return nil }
+///         self.name = name as String
+///     }
+/// }
+/// ```
+///
+/// corelibs Foundation crashes the process when it unarchives an archive of another class, and
+/// when it archives a class that does not support secure coding. So before decoding, the class
+/// named at the archive's root is checked against the expected class (or a subclass of it), and
+/// a class whose `supportsSecureCoding` is `false` is refused on both read and write. Stored
+/// bytes that fail these checks read as the default and are reported, never decoded.
+///
+/// A class that adopts only `NSCoding` cannot be stored: add `NSSecureCoding` (usually just
+/// `static var supportsSecureCoding: Bool { true }` and `decodeObject(of:forKey:)`), or store
+/// a `Codable` description of it instead. The check covers the root object only; objects nested
+/// in the archive are decoded by your `init(coder:)`, which should use `decodeObject(of:forKey:)`.
+extension DefaultsValueConvertible where Self: NSObject & NSSecureCoding {
+    public init(defaultsRepresentation data: Data) throws {
+        try KeyedArchive.requireSecureCoding(Self.self)
+        try KeyedArchive.requireRoot(of: Self.self, in: data)
+        guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: Self.self, from: data) else {
+            throw KeyedArchive.Failure.undecodable(className: NSStringFromClass(Self.self))
+        }
+        self = value
+    }
+
+    public func defaultsRepresentation() throws -> Data {
+        try KeyedArchive.requireSecureCoding(type(of: self))
+        return try NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// An error reading or writing a stored value.
+///
+/// A plain read of `@UserDefault` never throws: when the stored data cannot be read it returns
+/// the default and hands the error to ``DefaultsError/handler``. The stored data is left
+/// untouched, so nothing is lost until your program writes the key again. Use
+/// ``UserDefault/load()`` to receive the error instead.
+///
+/// ```swift
+/// DefaultsError.handler = { error in logger.warning("\(error)") }
+/// ```
+public enum DefaultsError: Error, CustomStringConvertible {
+    /// Nothing is stored under the key (thrown by ``UserDefault/load()`` only; a plain read
+    /// returns the default without reporting).
+    case missing(key: String)
+    /// The stored object is of another type, or not a valid value of the expected type
+    /// (an unknown enum raw value, an integer out of range, an unparsable URL).
+    case typeMismatch(key: String, expected: String, found: String)
+    /// The stored object has the right type but its contents cannot be decoded
+    /// (malformed JSON, a damaged keyed archive), or a custom conversion threw.
+    case corrupt(key: String, underlying: any Error)
+    /// The value could not be converted for storage; nothing was written.
+    case encodingFailed(key: String, underlying: any Error)
+    /// A suite name that would escape the preferences folder or is otherwise unusable.
+    case invalidSuiteName(String, reason: String)
+
+    /// The key the error is about, if it is about one.
+    public var key: String? {
+        switch self {
+        case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
+            .encodingFailed(let key, _):
+            key
+        case .invalidSuiteName:
+            nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missing(let key):
+            "no value is stored for key \"\(key)\""
+        case .typeMismatch(let key, let expected, let found):
+            "type mismatch for key \"\(key)\": expected \(expected), found \(found)"
+        case .corrupt(let key, let underlying):
+            "stored value for key \"\(key)\" cannot be decoded: \(underlying)"
+        case .encodingFailed(let key, let underlying):
+            "value for key \"\(key)\" cannot be encoded, nothing was written: \(underlying)"
+        case .invalidSuiteName(let name, let reason):
+            "invalid suite name \"\(name)\": \(reason)"
+        }
+    }
+
+    /// Wraps an error thrown while reading the key: a mismatch stays a mismatch, anything else
+    /// means the contents are corrupt.
+    static func reading(_ key: String, _ error: any Error) -> DefaultsError {
+        switch error {
+        case let error as DefaultsError: error
+        case let mismatch as DefaultsTypeMismatch:
+            .typeMismatch(key: key, expected: mismatch.expected, found: mismatch.foundWithPath)
+        default: .corrupt(key: key, underlying: error)
+        }
+    }
+}
+
+extension DefaultsError {
+    private static let currentHandler = Locked<@Sendable (DefaultsError) -> Void>(
+        DefaultsError.printToStandardError)
+
+    /// Receives every error that a plain read or write recovered from.
+    ///
+    /// The default prints one line to standard error. It is called on the thread that read or
+    /// wrote the value, so keep it short and thread-safe.
+    ///
+    /// ```swift
+    /// DefaultsError.handler = { error in
+    ///     analytics.record("defaults", error.description)
+    /// }
+    /// ```
+    public static var handler: @Sendable (DefaultsError) -> Void {
+        get { currentHandler.withLock { $0 } }
+        set { currentHandler.withLock { $0 = newValue } }
+    }
+
+    /// The default ``handler``: one line on standard error.
+    public static let printToStandardError: @Sendable (DefaultsError) -> Void = { error in
+        FileHandle.standardError.write(Data("TypedDefaults: \(error)\n".utf8))
+    }
+
+    /// Hands an error to the current handler.
+    static func report(_ error: DefaultsError) {
+        handler(error)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Reading the loosely typed objects that `UserDefaults` returns.
+///
+/// corelibs Foundation hands back arrays as `[Any?]` and dictionaries as `[AnyHashable: Any?]`,
+/// numbers as `Int`, `Int64`, `UInt64`, `Double` or `NSNumber` depending on how they were
+/// written and whether the file was re-read, and booleans as numbers. These helpers turn that
+/// into exact answers.
+enum StoredObject {
+    /// A number as it was stored, without lossy conversion.
+    enum Number {
+        case bool(Bool)
+        case signed(Int64)
+        case unsigned(UInt64)
+        case floating(Double)
+    }
+
+    /// The number stored in `object`, or `nil` when it is not a number.
+    static func number(_ object: Any) -> Number? {
+        #if canImport(Darwin)
+            // Darwin bridges any NSNumber to Bool; only CFBoolean is a real boolean.
+            if let number = object as? NSNumber, CFGetTypeID(number) == CFBooleanGetTypeID() {
+                return .bool(number.boolValue)
+            }
+        #else
+            // corelibs casts only real booleans to Bool (a stored 1 is not `true`).
+            if let bool = object as? Bool { return .bool(bool) }
+        #endif
+        guard let number = object as? NSNumber else { return nil }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            return .floating(number.doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"),
+            UInt8(ascii: "C"):
+            return .unsigned(number.uint64Value)
+        default:
+            return .signed(number.int64Value)
+        }
+    }
+
+    /// The elements of a stored array, or `nil` when `object` is not an array.
+    static func array(_ object: Any) -> [Any]? {
+        guard let elements = object as? [Any?] else { return nil }
+        // A nil element cannot come from a property list; keep it so the element read fails.
+        return elements.map { $0 ?? Missing() }
+    }
+
+    /// The entries of a stored dictionary, or `nil` when `object` is not a `String`-keyed one.
+    static func dictionary(_ object: Any) -> [String: Any]? {
+        guard let entries = object as? [String: Any?] else { return nil }
+        return entries.mapValues { $0 ?? Missing() }
+    }
+
+    /// Stands in for a hole in a stored collection.
+    struct Missing: CustomStringConvertible {
+        var description: String { "nothing" }
+    }
+
+    /// A short description of a stored object for error messages, such as `String "abc"`.
+    static func describe(_ object: Any) -> String {
+        if let string = object as? String {
+            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
+            return "String \(String(reflecting: shown))"
+        }
+        if let number = number(object) {
+            switch number {
+            case .bool(let value): return "Bool \(value)"
+            case .signed(let value): return "integer \(value)"
+            case .unsigned(let value): return "integer \(value)"
+            case .floating(let value): return "floating-point \(value)"
+            }
+        }
+        if let data = object as? Data { return "Data (\(data.count) bytes)" }
+        if let date = object as? Date { return "Date \(date)" }
+        if let elements = array(object) { return "Array (\(elements.count) elements)" }
+        if let entries = dictionary(object) { return "Dictionary (\(entries.count) entries)" }
+        if object is Missing { return "nothing" }
+        return String(describing: type(of: object))
+    }
+
+    /// Whether `object` is a property list that `UserDefaults.set` accepts without crashing.
+    static func isPropertyList(_ object: Any) -> Bool {
+        switch object {
+        case is String, is Data, is Date, is Bool, is Int, is Int64, is UInt64, is Double, is Float:
+            return true
+        case let elements as [Any]:
+            return elements.allSatisfy(isPropertyList)
+        case let entries as [String: Any]:
+            return entries.values.allSatisfy(isPropertyList)
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension UserDefaults {
+    /// Opens the suite named `name`, refusing a name that is not a plain file name.
+    ///
+    /// On Linux a suite name becomes a file path, unchecked: `UserDefaults(suiteName: "../escape")`
+    /// writes `~/.config/../escape.plist`. This refuses names that are empty, contain a path
+    /// separator or `..`, or a NUL character, and names that Foundation itself refuses.
+    ///
+    /// ```swift
+    /// let defaults = try UserDefaults.suite(named: "com.example.app")
+    /// @UserDefault("theme", defaults: defaults) var theme = Theme.system
+    /// ```
+    ///
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)``.
+    public static func suite(named name: String) throws(DefaultsError) -> UserDefaults {
+        if let reason = SuiteName.problem(with: name) {
+            throw .invalidSuiteName(name, reason: reason)
+        }
+        guard let defaults = UserDefaults(suiteName: name) else {
+            throw .invalidSuiteName(name, reason: "Foundation refuses it as a suite name")
+        }
+        return defaults
+    }
+}
+
+enum SuiteName {
+    /// Why `name` cannot be used as a suite name, or `nil` when it can.
+    static func problem(with name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.contains("/") || name.contains("\\") { return "it contains a path separator" }
+        if name.contains("..") { return "it contains \"..\"" }
+        if name.contains("\0") { return "it contains a NUL character" }
+        return nil
+    }
+}

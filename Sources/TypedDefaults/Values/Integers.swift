@@ -1,0 +1,43 @@
+/// Reading and writing every fixed-width integer exactly.
+///
+/// On Linux `UserDefaults.integer(forKey:)` returns 0 for `Int.max` and for `UInt64` values
+/// above `Int64.max`, and `as? Int` fails for them. Integers are therefore read through their
+/// stored number and converted only when the value fits, so `Int64.min`, `Int.max` and
+/// `UInt64.max` round-trip, and a value that does not fit (300 read as `UInt8`) is a
+/// ``DefaultsTypeMismatch``, never a truncation.
+///
+/// ```swift
+/// @UserDefault("largest") var largest = UInt64.max
+/// ```
+public protocol DefaultsInteger: FixedWidthInteger, DefaultsValue {}
+
+extension DefaultsInteger {
+    public init(propertyListObject object: Any) throws {
+        let value: Self?
+        switch StoredObject.number(object) {
+        case .signed(let stored): value = Self(exactly: stored)
+        case .unsigned(let stored): value = Self(exactly: stored)
+        default: value = nil
+        }
+        guard let value else { throw DefaultsTypeMismatch(expected: Self.self, found: object) }
+        self = value
+    }
+
+    /// Stored as an `Int` when it fits, so plain `UserDefaults` readers see an ordinary
+    /// integer; larger unsigned values as `UInt64`.
+    public var propertyListObject: Any {
+        if let small = Int(exactly: self) { return small }
+        return UInt64(self)
+    }
+}
+
+extension Int: DefaultsInteger {}
+extension Int8: DefaultsInteger {}
+extension Int16: DefaultsInteger {}
+extension Int32: DefaultsInteger {}
+extension Int64: DefaultsInteger {}
+extension UInt: DefaultsInteger {}
+extension UInt8: DefaultsInteger {}
+extension UInt16: DefaultsInteger {}
+extension UInt32: DefaultsInteger {}
+extension UInt64: DefaultsInteger {}

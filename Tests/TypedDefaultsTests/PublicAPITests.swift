@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+// The snippets of the package's public API, compiled and exercised as written.
+
+struct CodableStruct: Equatable, Codable, DefaultsValueConvertible { var foo: String }
+
+enum Theme: String, DefaultsValueConvertible { case light, dark, system }
+
+struct Convertible { var name: String }
+extension Convertible: DefaultsValueConvertible {
+    typealias DefaultsRepresentation = String
+    init(defaultsRepresentation: String) throws { name = defaultsRepresentation }
+    func defaultsRepresentation() throws -> String { name }
+}
+
+struct IndirectConvertible { var name: String }
+extension IndirectConvertible: IndirectDefaultsValueConvertible {
+    typealias DefaultsRepresentation = Convertible.DefaultsRepresentation
+    init(indirectRepresentation: Convertible) throws { name = indirectRepresentation.name }
+    func indirectRepresentation() throws -> Convertible { Convertible(name: name) }
+}
+
+final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
+    static var supportsSecureCoding: Bool { true }
+    let name: String
+    init(name: String) { self.name = name }
+    func encode(with coder: NSCoder) { coder.encode(name as NSString, forKey: "name") }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") else { return nil }
+        self.name = name as String
+    }
+    override func isEqual(_ object: Any?) -> Bool { (object as? Palette)?.name == name }
+    override var hash: Int { name.hash }
+}
+
+@Suite struct PublicAPITests {
+    @Test func snippetsCompileAndWork() throws {
+        let suite = try TestSuite()
+        @UserDefault("hasSeenSplashScreen", defaults: suite.defaults) var hasSeenSplashScreen = false
+        @UserDefault("name", defaults: suite.defaults) var name: String?
+        @UserDefault("count", defaults: suite.defaults) var count: Int? = 42
+        @UserDefault("theme", defaults: suite.defaults) var theme = Theme.system
+        @UserDefault("test", defaults: suite.defaults) var test = CodableStruct(foo: "hello, world!")
+        @UserDefault("convertible", defaults: suite.defaults) var convertible = Convertible(name: "a")
+        @UserDefault("indirect", defaults: suite.defaults) var indirect = IndirectConvertible(name: "b")
+        @UserDefault("palette", defaults: suite.defaults) var palette = Palette(name: "warm")
+
+        #expect(hasSeenSplashScreen == false)
+        #expect(name == nil)
+        #expect(count == 42)
+        #expect(theme == .system)
+        #expect(test == CodableStruct(foo: "hello, world!"))
+
+        hasSeenSplashScreen = true
+        name = "Bobbie"
+        count = 7
+        theme = .dark
+        test = CodableStruct(foo: "changed")
+        convertible = Convertible(name: "x")
+        indirect = IndirectConvertible(name: "y")
+        palette = Palette(name: "cool")
+
+        #expect(hasSeenSplashScreen)
+        #expect(name == "Bobbie")
+        #expect(count == 7)
+        #expect(theme == .dark)
+        #expect(test == CodableStruct(foo: "changed"))
+        #expect(convertible.name == "x")
+        #expect(indirect.name == "y")
+        #expect(palette.name == "cool")
+        #expect(suite.defaults.string(forKey: "theme") == "dark")
+        #expect(suite.defaults.string(forKey: "test") == #"{"foo":"changed"}"#)
+        #expect(suite.defaults.string(forKey: "indirect") == "y")
+    }
+}

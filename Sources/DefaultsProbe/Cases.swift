@@ -1,0 +1,89 @@
+import Foundation
+import TypedDefaults
+
+extension ProbeCase {
+    /// One case per conformance family, with its edge values.
+    static var all: [ProbeCase] {
+        [
+            .roundTrip("bool", default: false, [true, false]),
+            .roundTrip("int", default: 0, [Int.min, Int.max, -1, 0, 42]),
+            .roundTrip("int8", default: Int8(1), [.min, .max]),
+            .roundTrip("int16", default: Int16(1), [.min, .max]),
+            .roundTrip("int32", default: Int32(1), [.min, .max]),
+            .roundTrip("int64", default: Int64(1), [.min, .max]),
+            .roundTrip("uint", default: UInt(1), [.min, .max]),
+            .roundTrip("uint8", default: UInt8(1), [.min, .max]),
+            .roundTrip("uint16", default: UInt16(1), [.min, .max]),
+            .roundTrip("uint32", default: UInt32(1), [.min, .max]),
+            .roundTrip("uint64", default: UInt64(1), [.min, .max, UInt64(Int64.max) + 1]),
+            .roundTrip(
+                "double", default: 1.0,
+                [0.1, -2.5, .pi, 1.0000000000000002, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                    .infinity, -.infinity, .nan, -0.0],
+                same: sameFloatingPoint),
+            .roundTrip(
+                "float", default: Float(1),
+                [0.1, -2.5, .pi, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .infinity, -.infinity, .nan],
+                same: sameFloatingPoint),
+            .roundTrip(
+                "string", default: "default",
+                ["", "plain", "emoji 👩‍👩‍👧‍👦🇺🇦 ✓", "nul\u{0}inside", "controls \u{1}\u{8}\u{1B}\r\n\t end",
+                    "xml <tag attr=\"v\"> & ]]>", String(repeating: "0123456789abcdef", count: 65_536)]),
+            .roundTrip("data", default: Data([1]), [Data(), Data([0, 255, 0]), megabyteOfBytes]),
+            .roundTrip(
+                "date", default: Date(timeIntervalSinceReferenceDate: 0),
+                [Date(timeIntervalSinceReferenceDate: 1_234_567_890.125), Date(timeIntervalSince1970: -0.5),
+                    .distantPast, .distantFuture]),
+            .roundTrip(
+                "url", default: URL(fileURLWithPath: "/"),
+                [URL(string: "https://user@example.com:8443/p/q?a=1&b=%20x#frag")!,
+                    URL(fileURLWithPath: "/tmp/with space/file.txt"),
+                    URL(string: "mailto:someone@example.com")!, URL(string: "relative/path")!]),
+            .roundTrip("uuid", default: UUID(), fixedUUIDs),
+            .roundTrip("array", default: [Int](), [[], [1, 2, 3], [Int.max, Int.min]]),
+            .roundTrip("nestedArray", default: [[String]](), [[["a"], [], ["b", "c"]]]),
+            .roundTrip("urlArray", default: [URL](), [[URL(string: "https://swift.org/x?y#z")!, URL(fileURLWithPath: "/a")]]),
+            .roundTrip("set", default: Set<String>(), [["a", "b", "c"], []]),
+            .roundTrip("uuidSet", default: Set<UUID>(), [Set(fixedUUIDs)]),
+            .roundTrip("dictionary", default: [String: Int](), [[:], ["a": 1, "b": Int.max]]),
+            .roundTrip("enumKeyDictionary", default: [Channel: Double](), [[.music: 0.5, .voice: 1]]),
+            .roundTrip(
+                "nestedDictionary", default: [String: [Channel?]](),
+                [["mixed": [.music, nil, .voice], "empty": [], "onlyNil": [nil]]]),
+            .roundTrip("optionalSome", default: String?.none, ["value", ""]),
+            .roundTrip("optionalNilOverDefault", default: Int?(42), [nil]),
+            .roundTrip("doubleOptional", default: Int??.some(.some(1)), [.some(nil), nil, .some(.some(2))]),
+            .roundTrip("rawString", default: Channel.music, Channel.allCases),
+            .roundTrip("rawInt", default: Level.low, [.high]),
+            .roundTrip("rawCodable", default: Mode.automatic, [.manual]),
+            .roundTrip(
+                "codable", default: WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1),
+                [WindowLayout(
+                    width: 800, height: 600, title: "Main ✓", opened: Date(timeIntervalSinceReferenceDate: 12.25),
+                    zoom: 1.5)]),
+            .roundTrip(
+                "largeCodable", default: [WindowLayout](),
+                [(0..<1_000).map { WindowLayout(width: $0, height: -$0, title: "\($0)", opened: .distantFuture, zoom: 0.1) }]),
+            .roundTrip("secureCoding", default: Swatch(name: "none", hue: 0), [Swatch(name: "warm", hue: 30)]),
+            .roundTrip("conversion", default: Tenths(0), [Tenths(-15)]),
+            .roundTrip("indirect", default: Celsius(0), [Celsius(21.5)]),
+            .roundTrip("indirectChain", default: Fahrenheit(32), [Fahrenheit(212)]),
+            .roundTrip("customCollection", default: TagList([]), [TagList(["b", "a", "b"])]),
+        ]
+    }
+
+    private static let fixedUUIDs = [
+        UUID(uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F)),
+        UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+    ]
+
+    /// A megabyte of every byte value in turn.
+    private static var megabyteOfBytes: Data {
+        Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0) })
+    }
+
+    /// Equal, or both NaN; the sign of zero is not compared (see the README's Linux notes).
+    private static func sameFloatingPoint<F: FloatingPoint>(_ a: F, _ b: F) -> Bool {
+        a == b || (a.isNaN && b.isNaN)
+    }
+}

@@ -7,16 +7,23 @@ final class TestSuite {
     let defaults: UserDefaults
 
     init(_ label: String = #function) throws {
-        let sanitized = label.filter { $0.isLetter || $0.isNumber }
+        let sanitized = label.filter { $0.isLetter || $0.isNumber || $0 == "." }
         name = "typeddefaults-tests.\(sanitized).\(UUID().uuidString)"
         defaults = try UserDefaults.suite(named: name)
     }
 
     /// Where corelibs Foundation keeps the suite.
     var plistURL: URL {
-        let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+        let config =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         return config.appendingPathComponent("\(name).plist")
+    }
+
+    /// The stored object under `key`, serialized, to check that stored data was left untouched.
+    func storedBytes(_ key: String) throws -> Data? {
+        guard let object = defaults.object(forKey: key) else { return nil }
+        return try PropertyListSerialization.data(fromPropertyList: [key: object], format: .binary, options: 0)
     }
 
     deinit {

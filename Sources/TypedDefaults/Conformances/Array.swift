@@ -12,7 +12,7 @@ extension Array: DefaultsValueConvertible where Element: DefaultsValueConvertibl
     public typealias DefaultsRepresentation = [Element.DefaultsRepresentation]
 
     public init(defaultsRepresentation: [Element.DefaultsRepresentation]) throws {
-        self = try defaultsRepresentation.map(Element.init(defaultsRepresentation:))
+        self = try Located.map(defaultsRepresentation, Element.init(defaultsRepresentation:))
     }
 
     public func defaultsRepresentation() throws -> [Element.DefaultsRepresentation] {
@@ -25,13 +25,7 @@ extension Array: DefaultsValue where Element: DefaultsValue {
         guard let elements = StoredObject.array(object) else {
             throw DefaultsTypeMismatch(expected: [Element].self, found: object)
         }
-        self = try elements.enumerated().map { index, element in
-            do {
-                return try Element(propertyListObject: element)
-            } catch let mismatch as DefaultsTypeMismatch {
-                throw mismatch.nested(in: "[\(index)]")
-            }
-        }
+        self = try Located.map(elements, Element.init(propertyListObject:))
     }
 
     public var propertyListObject: Any {

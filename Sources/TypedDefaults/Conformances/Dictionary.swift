@@ -17,7 +17,9 @@ where Key: DefaultsValueConvertible, Key.DefaultsRepresentation == String, Value
     public init(defaultsRepresentation: [String: Value.DefaultsRepresentation]) throws {
         self.init(minimumCapacity: defaultsRepresentation.count)
         for (key, value) in defaultsRepresentation {
-            self[try Key(defaultsRepresentation: key)] = try Value(defaultsRepresentation: value)
+            self[try Located.entry(key) { try Key(defaultsRepresentation: key) }] = try Located.entry(key) {
+                try Value(defaultsRepresentation: value)
+            }
         }
     }
 
@@ -50,11 +52,7 @@ extension Dictionary: DefaultsValue where Key == String, Value: DefaultsValue {
         }
         self.init(minimumCapacity: entries.count)
         for (key, entry) in entries {
-            do {
-                self[key] = try Value(propertyListObject: entry)
-            } catch let mismatch as DefaultsTypeMismatch {
-                throw mismatch.nested(in: "[\(String(reflecting: key))]")
-            }
+            self[key] = try Located.entry(key) { try Value(propertyListObject: entry) }
         }
     }
 

@@ -9,7 +9,7 @@ extension Set: DefaultsValueConvertible where Element: DefaultsValueConvertible 
     public typealias DefaultsRepresentation = [Element.DefaultsRepresentation]
 
     public init(defaultsRepresentation: [Element.DefaultsRepresentation]) throws {
-        self = Set(try defaultsRepresentation.map(Element.init(defaultsRepresentation:)))
+        self = Set(try Located.map(defaultsRepresentation, Element.init(defaultsRepresentation:)))
     }
 
     public func defaultsRepresentation() throws -> [Element.DefaultsRepresentation] {

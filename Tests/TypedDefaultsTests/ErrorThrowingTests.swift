@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+@testable import DefaultsProbe
+
+/// Bad stored data never crashes, returns the default, is reported, and is left as it was.
+@Suite struct ErrorThrowingTests {
+    /// Stores `object` raw under a key, reads it as `Value`, and checks the whole contract.
+    func expectFailedRead<Value: DefaultsValueConvertible & Equatable>(
+        _ object: Any, as defaultValue: Value, sourceLocation: SourceLocation = #_sourceLocation,
+        _ matches: @escaping (DefaultsError) -> Bool
+    ) throws {
+        let suite = try TestSuite("badInput")
+        suite.defaults.set(object, forKey: "key")
+        let before = try suite.storedBytes("key")
+        let wrapper = UserDefault(wrappedValue: defaultValue, "key", defaults: suite.defaults)
+
+        let (value, reported) = ReportedErrors.during { wrapper.wrappedValue }
+        #expect(value == defaultValue, sourceLocation: sourceLocation)
+        #expect(reported.count == 1, sourceLocation: sourceLocation)
+        #expect(reported.allSatisfy(matches), "\(reported)", sourceLocation: sourceLocation)
+        #expect(reported.allSatisfy { $0.key == "key" }, sourceLocation: sourceLocation)
+
+        let thrown = #expect(throws: DefaultsError.self, sourceLocation: sourceLocation) { try wrapper.load() }
+        #expect(thrown.map(matches) == true, "\(String(describing: thrown))", sourceLocation: sourceLocation)
+        #expect(try suite.storedBytes("key") == before, "stored data changed", sourceLocation: sourceLocation)
+    }
+
+    func isMismatch(expected: String, found: String) -> (DefaultsError) -> Bool {
+        { error in
+            guard case .typeMismatch(_, let e, let f) = error else { return false }
+            return e == expected && f.contains(found)
+        }
+    }
+
+    func isCorrupt(_ error: DefaultsError) -> Bool {
+        if case .corrupt = error { return true }
+        return false
+    }
+
+    @Test func stringWhereAnIntIsExpected() throws {
+        try expectFailedRead("hello", as: 7, isMismatch(expected: "Int", found: #"String "hello""#))
+    }
+
+    @Test func numbersOfTheWrongKind() throws {
+        try expectFailedRead(300, as: UInt8(1), isMismatch(expected: "UInt8", found: "integer 300"))
+        try expectFailedRead(-1, as: UInt64(1), isMismatch(expected: "UInt64", found: "integer -1"))
+        try expectFailedRead(1, as: false, isMismatch(expected: "Bool", found: "integer 1"))
+        try expectFailedRead(true, as: 0, isMismatch(expected: "Int", found: "Bool true"))
+        try expectFailedRead(1.5, as: 0, isMismatch(expected: "Int", found: "floating-point 1.5"))
+        try expectFailedRead("0.5", as: 1.0, isMismatch(expected: "Double", found: "String"))
+    }
+
+    @Test func randomBytesUnderACodableKey() throws {
+        let layout = WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        try expectFailedRead(bytes, as: layout, isMismatch(expected: "String", found: "Data (64 bytes)"))
+        try expectFailedRead(#"{"width": 1, "heig"#, as: layout, isCorrupt)
+        try expectFailedRead(#"{"width": "wide"}"#, as: layout, isCorrupt)
+    }
+
+    @Test func damagedKeyedArchives() throws {
+        let swatch = Swatch(name: "default", hue: 0)
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: Swatch(name: "x", hue: 1), requiringSecureCoding: true)
+        try expectFailedRead(archive.prefix(archive.count / 2), as: swatch, isCorrupt)
+        try expectFailedRead(Data("not an archive".utf8), as: swatch, isCorrupt)
+        try expectFailedRead("a string", as: swatch, isMismatch(expected: "Data", found: "String"))
+    }
+
+    // corelibs Foundation kills the process when it unarchives an archive of another class.
+    @Test func anArchiveOfAnotherClass() throws {
+        let stamp = try NSKeyedArchiver.archivedData(withRootObject: Stamp(label: "s"), requiringSecureCoding: true)
+        try expectFailedRead(stamp, as: Swatch(name: "default", hue: 0)) { error in
+            guard case .corrupt(_, let underlying) = error else { return false }
+            return "\(underlying)".contains("DefaultsProbe.Stamp")
+        }
+    }
+
+    @Test func anUnknownEnumRawValue() throws {
+        try expectFailedRead("neon", as: Channel.music, isMismatch(expected: "Channel", found: #"unknown raw value String "neon""#))
+        try expectFailedRead(3, as: Level.low, isMismatch(expected: "Level", found: "unknown raw value integer 3"))
+    }
+
+    // Documented choice: the whole array fails, nothing is dropped, and the store keeps all elements.
+    @Test func anArrayWithOneUndecodableElement() throws {
+        try expectFailedRead(["music", "neon", "voice"], as: [Channel.music], isMismatch(expected: "Channel", found: "at [1]"))
+        try expectFailedRead([1, "two", 3], as: [0], isMismatch(expected: "Int", found: #"String "two" at [1]"#))
+        try expectFailedRead(["a": ["b": [1, "x"]]], as: ["a": ["b": [0]]], isMismatch(expected: "Int", found: #"at ["a"]["b"][1]"#))
+    }
+
+    @Test func strayValuesForFoundationTypes() throws {
+        try expectFailedRead("", as: URL(fileURLWithPath: "/"), isMismatch(expected: "URL", found: "String"))
+        try expectFailedRead("not-a-uuid", as: UUID(), isMismatch(expected: "UUID", found: "String"))
+        try expectFailedRead("yesterday", as: Date.distantPast, isMismatch(expected: "Date", found: "String"))
+        try expectFailedRead(["a": 1], as: [1], isMismatch(expected: "Array<Int>", found: "Dictionary"))
+        try expectFailedRead([1], as: ["a": 1], isMismatch(expected: "Dictionary<String, Int>", found: "Array"))
+        try expectFailedRead(["__TypedDefaults.nil": -1], as: Int?(5), isMismatch(expected: "Int", found: "Dictionary"))
+    }
+
+    @Test func aFailedEncodeLeavesTheStoredValue() throws {
+        let suite = try TestSuite()
+        @UserDefault("layout", defaults: suite.defaults)
+        var layout = WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1)
+        layout = WindowLayout(width: 2, height: 2, title: nil, opened: .distantPast, zoom: 2)
+        let before = try suite.storedBytes("layout")
+
+        let (_, reported) = ReportedErrors.during {
+            layout = WindowLayout(width: 3, height: 3, title: nil, opened: .distantPast, zoom: .nan)  // JSON has no NaN
+        }
+        #expect(reported.count == 1)
+        guard case .encodingFailed(let key, _)? = reported.first else {
+            Issue.record("expected .encodingFailed, got \(reported)")
+            return
+        }
+        #expect(key == "layout")
+        #expect(try suite.storedBytes("layout") == before)
+        #expect(layout.width == 2)
+    }
+
+    @Test func dictionaryKeysThatCollideAreRefused() throws {
+        struct CaseInsensitive: Hashable, DefaultsValueConvertible {
+            var name: String
+            init(_ name: String) { self.name = name }
+            init(defaultsRepresentation: String) { name = defaultsRepresentation }
+            func defaultsRepresentation() -> String { name.lowercased() }
+        }
+        let suite = try TestSuite()
+        @UserDefault("map", defaults: suite.defaults) var map = [CaseInsensitive: Int]()
+        let (_, reported) = ReportedErrors.during { map = [CaseInsensitive("A"): 1, CaseInsensitive("a"): 2] }
+        #expect(reported.count == 1)
+        #expect(suite.defaults.object(forKey: "map") == nil)
+    }
+
+    // corelibs Foundation kills the process when it archives a class that refuses secure coding.
+    @Test func aClassThatRefusesSecureCodingIsNeitherArchivedNorUnarchived() throws {
+        let suite = try TestSuite()
+        @UserDefault("legacy", defaults: suite.defaults) var legacy = Legacy()
+        let (_, reported) = ReportedErrors.during { legacy = Legacy() }
+        #expect(reported.count == 1)
+        #expect(suite.defaults.object(forKey: "legacy") == nil)
+
+        try expectFailedRead(Data([1, 2, 3]), as: Legacy(), isCorrupt)
+    }
+
+    @Test func aCustomValueThatIsNotAPropertyListIsRefused() throws {
+        let suite = try TestSuite()
+        @UserDefault("weird", defaults: suite.defaults) var weird = NotStorable()
+        let (_, reported) = ReportedErrors.during { weird = NotStorable() }
+        #expect(reported.count == 1)
+        #expect(suite.defaults.object(forKey: "weird") == nil)
+    }
+}
+
+/// A secure-coding class that says it does not support secure coding.
+final class Legacy: NSObject, NSSecureCoding, DefaultsValueConvertible {
+    static var supportsSecureCoding: Bool { false }
+    override init() {}
+    func encode(with coder: NSCoder) {}
+    init?(coder: NSCoder) {}
+}
+
+/// A native value whose object `UserDefaults` would crash on.
+struct NotStorable: Equatable, DefaultsValue {
+    init() {}
+    init(propertyListObject: Any) {}
+    var propertyListObject: Any { Set([1]) }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+@testable import DefaultsProbe
+
+@Suite struct WrapperTests {
+    @Test func defaultIsNotWritten() throws {
+        let suite = try TestSuite()
+        @UserDefault("launchCount", defaults: suite.defaults) var launchCount = 5
+        #expect(launchCount == 5)
+        #expect(!$launchCount.hasStoredValue)
+        #expect(suite.defaults.object(forKey: "launchCount") == nil)
+        launchCount += 1
+        #expect(suite.defaults.integer(forKey: "launchCount") == 6)
+        #expect($launchCount.hasStoredValue)
+    }
+
+    @Test func resetRemovesTheValueAndTheDefaultShows() throws {
+        let suite = try TestSuite()
+        @UserDefault("theme", defaults: suite.defaults) var theme = Channel.voice
+        theme = .music
+        $theme.reset()
+        #expect(theme == .voice)
+        #expect(!$theme.hasStoredValue)
+    }
+
+    @Test func nilOverANonNilDefaultIsStored() throws {
+        let suite = try TestSuite()
+        @UserDefault("count", defaults: suite.defaults) var count: Int? = 42
+        count = nil
+        #expect(count == nil)
+        #expect($count.hasStoredValue)
+        #expect(try $count.load() == nil)
+        $count.reset()
+        #expect(count == 42)
+    }
+
+    // Plain `UserDefaults.set(nil, forKey:)` loops forever on Linux; assigning nil must not call it.
+    @Test(.timeLimit(.minutes(1))) func nilOverANilDefaultRemovesTheKey() throws {
+        let suite = try TestSuite()
+        @UserDefault("name", defaults: suite.defaults) var name: String?
+        name = "Bobbie"
+        #expect(suite.defaults.string(forKey: "name") == "Bobbie")
+        name = nil
+        #expect(name == nil)
+        #expect(suite.defaults.object(forKey: "name") == nil)
+    }
+
+    @Test func loadThrowsMissingWhenNothingIsStored() throws {
+        let suite = try TestSuite()
+        let wrapper = UserDefault(wrappedValue: 1, "absent", defaults: suite.defaults)
+        #expect(throws: DefaultsError.self) { try wrapper.load() }
+        do {
+            _ = try wrapper.load()
+        } catch {
+            guard case .missing(let key) = error else {
+                Issue.record("expected .missing, got \(error)")
+                return
+            }
+            #expect(key == "absent")
+        }
+    }
+
+    @Test func copiesOfAWrapperShareTheStoredValue() throws {
+        let suite = try TestSuite()
+        struct Settings {
+            @UserDefault var volume: Double
+            init(_ defaults: UserDefaults) { _volume = UserDefault(wrappedValue: 0.5, "volume", defaults: defaults) }
+            // nonmutating set: a `let` struct's property can be assigned.
+            func mute() { volume = 0 }
+        }
+        let first = Settings(suite.defaults)
+        let second = first
+        first.mute()
+        #expect(second.volume == 0)
+        #expect(Settings(suite.defaults).volume == 0)
+    }
+
+    @Test func classPropertiesAndProjectedValue() throws {
+        let suite = try TestSuite()
+        final class Model {
+            @UserDefault var tags: [String]
+            init(_ defaults: UserDefaults) { _tags = UserDefault(wrappedValue: ["a"], "tags", defaults: defaults) }
+        }
+        let model = Model(suite.defaults)
+        model.tags.append("b")
+        #expect(model.tags == ["a", "b"])
+        #expect(model.$tags.key == "tags")
+        #expect(model.$tags.defaultValue == ["a"])
+    }
+
+    @MainActor @Test func staticPropertyOfAMainActorType() throws {
+        StaticSettings.greeting = "hi"
+        #expect(StaticSettings.greeting == "hi")
+        StaticSettings.$greeting.reset()
+        #expect(StaticSettings.greeting == "hello")
+        StaticSettings.defaults.removePersistentDomain(forName: StaticSettings.suiteName)
+    }
+
+    @Test func equalValuesGiveEqualJSON() throws {
+        let suite = try TestSuite()
+        @UserDefault("layout", defaults: suite.defaults)
+        var layout = WindowLayout(width: 1, height: 2, title: "t", opened: .distantPast, zoom: 1)
+        layout = WindowLayout(width: 3, height: 4, title: nil, opened: Date(timeIntervalSinceReferenceDate: 0), zoom: 2)
+        #expect(suite.defaults.string(forKey: "layout") == #"{"height":4,"opened":0,"width":3,"zoom":2}"#)
+    }
+
+    @Test func nilMarkersKeepNestedOptionalsApart() throws {
+        let suite = try TestSuite()
+        @UserDefault("nested", defaults: suite.defaults) var nested: Int?? = 1
+        nested = .some(nil)
+        #expect(nested == .some(nil))
+        nested = nil
+        #expect(nested == nil)
+        @UserDefault("list", defaults: suite.defaults) var list: [String?] = []
+        list = [nil, "a", nil]
+        #expect(list == [nil, "a", nil])
+    }
+
+    @Test func suiteNamesThatArePathsAreRefused() {
+        for name in ["../escape", "a/b", "..", "", "nul\u{0}name", #"back\slash"#] {
+            #expect(throws: DefaultsError.self, "\(name)") { try UserDefaults.suite(named: name) }
+        }
+        #expect(throws: Never.self) { try UserDefaults.suite(named: "com.example.app") }
+    }
+}
+
+@MainActor enum StaticSettings {
+    @UserDefault("greeting", defaults: StaticSettings.defaults) static var greeting = "hello"
+    static let suiteName = "typeddefaults-tests.static"
+    static let defaults = UserDefaults(suiteName: suiteName)!
+}

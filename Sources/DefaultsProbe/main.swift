@@ -14,14 +14,14 @@ func fail(_ message: String) -> Never {
 }
 
 if arguments.first == "list" {
-    for probe in ProbeCase.all { print(probe.name) }
+    for probe in ProbeCase.all + ProbeCase.linuxQuirks { print(probe.name) }
     exit(0)
 }
 
 let parts = Array(arguments)
 guard parts.count == 3 else { fail("usage: DefaultsProbe write|verify SUITE CASE, or DefaultsProbe list") }
 let (action, suite, caseName) = (parts[0], parts[1], parts[2])
-guard let probe = ProbeCase.all.first(where: { $0.name == caseName }) else { fail("no case named \(caseName)") }
+guard let probe = (ProbeCase.all + ProbeCase.linuxQuirks).first(where: { $0.name == caseName }) else { fail("no case named \(caseName)") }
 let defaults: UserDefaults
 do {
     defaults = try UserDefaults.suite(named: suite)

@@ -6,18 +6,35 @@ import Testing
 /// Every conformance written in one process and read back in a new one, with no call to
 /// `synchronize()`: on Linux this is where lost writes, integers read as 0, URLs stored as bare
 /// paths, Floats turned into Doubles and truncated dates show.
+#if os(Linux)
+    private let isLinux = true
+#else
+    private let isLinux = false
+#endif
+
 @Suite struct RestartTests {
     @Test(arguments: ProbeCase.all.map(\.name))
     func survivesRestart(_ caseName: String) throws {
+        try writeThenVerify(caseName)
+    }
+
+    /// Plain `UserDefaults` gets these wrong on Linux and `@UserDefault` right.
+    @Test(.enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
+    func linuxQuirkIsHandled(_ caseName: String) throws {
+        try writeThenVerify(caseName)
+    }
+
+    @Test func probeListsEveryCase() throws {
+        let listed = try Probe.run("list")
+        let expected = (ProbeCase.all + ProbeCase.linuxQuirks).map(\.name)
+        #expect(listed.output.split(separator: "\n").map(String.init) == expected)
+    }
+
+    private func writeThenVerify(_ caseName: String) throws {
         let suite = try TestSuite("restart.\(caseName)")
         let written = try Probe.run("write", suite.name, caseName)
         #expect(written.status == 0, "\(written.errors)")
         let verified = try Probe.run("verify", suite.name, caseName)
         #expect(verified.status == 0, "\(verified.errors)")
-    }
-
-    @Test func probeListsEveryCase() throws {
-        let listed = try Probe.run("list")
-        #expect(listed.output.split(separator: "\n").map(String.init) == ProbeCase.all.map(\.name))
     }
 }

@@ -18,8 +18,10 @@ extension ProbeCase {
             .roundTrip("uint64", default: UInt64(1), [.min, .max, UInt64(Int64.max) + 1]),
             .roundTrip(
                 "double", default: 1.0,
-                [0.1, -2.5, .pi, 1.0000000000000002, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
-                    .infinity, -.infinity, .nan, -0.0],
+                [
+                    0.1, -2.5, .pi, 1.0000000000000002, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                    .infinity, -.infinity, .nan, -0.0,
+                ],
                 same: sameFloatingPoint),
             .roundTrip(
                 "float", default: Float(1),
@@ -27,22 +29,29 @@ extension ProbeCase {
                 same: sameFloatingPoint),
             .roundTrip(
                 "string", default: "default",
-                ["", "plain", "emoji 👩‍👩‍👧‍👦🇺🇦 ✓", "nul\u{0}inside", "controls \u{1}\u{8}\u{1B}\r\n\t end",
-                    "xml <tag attr=\"v\"> & ]]>", String(repeating: "0123456789abcdef", count: 65_536)]),
+                [
+                    "", "plain", "emoji 👩‍👩‍👧‍👦🇺🇦 ✓", "nul\u{0}inside", "controls \u{1}\u{8}\u{1B}\r\n\t end",
+                    "xml <tag attr=\"v\"> & ]]>", String(repeating: "0123456789abcdef", count: 65_536),
+                ]),
             .roundTrip("data", default: Data([1]), [Data(), Data([0, 255, 0]), megabyteOfBytes]),
             .roundTrip(
                 "date", default: Date(timeIntervalSinceReferenceDate: 0),
-                [Date(timeIntervalSinceReferenceDate: 1_234_567_890.125), Date(timeIntervalSince1970: -0.5),
-                    .distantPast, .distantFuture]),
+                [
+                    Date(timeIntervalSinceReferenceDate: 1_234_567_890.125), Date(timeIntervalSince1970: -0.5),
+                    .distantPast, .distantFuture,
+                ]),
             .roundTrip(
                 "url", default: URL(fileURLWithPath: "/"),
-                [URL(string: "https://user@example.com:8443/p/q?a=1&b=%20x#frag")!,
+                [
+                    URL(string: "https://user@example.com:8443/p/q?a=1&b=%20x#frag")!,
                     URL(fileURLWithPath: "/tmp/with space/file.txt"),
-                    URL(string: "mailto:someone@example.com")!, URL(string: "relative/path")!]),
+                    URL(string: "mailto:someone@example.com")!, URL(string: "relative/path")!,
+                ]),
             .roundTrip("uuid", default: UUID(), fixedUUIDs),
             .roundTrip("array", default: [Int](), [[], [1, 2, 3], [Int.max, Int.min]]),
             .roundTrip("nestedArray", default: [[String]](), [[["a"], [], ["b", "c"]]]),
-            .roundTrip("urlArray", default: [URL](), [[URL(string: "https://swift.org/x?y#z")!, URL(fileURLWithPath: "/a")]]),
+            .roundTrip(
+                "urlArray", default: [URL](), [[URL(string: "https://swift.org/x?y#z")!, URL(fileURLWithPath: "/a")]]),
             .roundTrip("set", default: Set<String>(), [["a", "b", "c"], []]),
             .roundTrip("uuidSet", default: Set<UUID>(), [Set(fixedUUIDs)]),
             .roundTrip("dictionary", default: [String: Int](), [[:], ["a": 1, "b": Int.max]]),
@@ -58,12 +67,18 @@ extension ProbeCase {
             .roundTrip("rawCodable", default: Mode.automatic, [.manual]),
             .roundTrip(
                 "codable", default: WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1),
-                [WindowLayout(
-                    width: 800, height: 600, title: "Main ✓", opened: Date(timeIntervalSinceReferenceDate: 12.25),
-                    zoom: 1.5)]),
+                [
+                    WindowLayout(
+                        width: 800, height: 600, title: "Main ✓", opened: Date(timeIntervalSinceReferenceDate: 12.25),
+                        zoom: 1.5)
+                ]),
             .roundTrip(
                 "largeCodable", default: [WindowLayout](),
-                [(0..<1_000).map { WindowLayout(width: $0, height: -$0, title: "\($0)", opened: .distantFuture, zoom: 0.1) }]),
+                [
+                    (0..<1_000).map {
+                        WindowLayout(width: $0, height: -$0, title: "\($0)", opened: .distantFuture, zoom: 0.1)
+                    }
+                ]),
             .roundTrip("secureCoding", default: Swatch(name: "none", hue: 0), [Swatch(name: "warm", hue: 30)]),
             .roundTrip("conversion", default: Tenths(0), [Tenths(-15)]),
             .roundTrip("indirect", default: Celsius(0), [Celsius(21.5)]),

@@ -24,19 +24,23 @@ extension ProbeCase {
                 },
                 verify: { defaults in
                     expect(defaults.integer(forKey: "raw") == 0, "integer(forKey:) now reads Int.max")
-                        + expect(UserDefault(wrappedValue: 0, "typed", defaults: defaults).wrappedValue == .max, "typed Int.max")
+                        + expect(
+                            UserDefault(wrappedValue: 0, "typed", defaults: defaults).wrappedValue == .max,
+                            "typed Int.max")
                 }),
             ProbeCase(
                 name: "quirk.urlStoredAsPath",
                 write: { defaults in
                     defaults.set(webURL, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults).wrappedValue = webURL
+                    UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults).wrappedValue =
+                        webURL
                 },
                 verify: { defaults in
                     expect(defaults.url(forKey: "raw") != webURL, "url(forKey:) now keeps web URLs")
                         + expect(
-                            UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults).wrappedValue
+                            UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults)
+                                .wrappedValue
                                 == webURL, "typed URL")
                 }),
             ProbeCase(
@@ -48,14 +52,17 @@ extension ProbeCase {
                 },
                 verify: { defaults in
                     expect(defaults.object(forKey: "raw") as? Float == nil, "a stored Float now reads as Float")
-                        + expect(UserDefault(wrappedValue: Float(0), "typed", defaults: defaults).wrappedValue == 0.1, "typed Float")
+                        + expect(
+                            UserDefault(wrappedValue: Float(0), "typed", defaults: defaults).wrappedValue == 0.1,
+                            "typed Float")
                 }),
             ProbeCase(
                 name: "quirk.dateLosesFraction",
                 write: { defaults in
                     defaults.set(fractionalDate, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: Date.distantPast, "typed", defaults: defaults).wrappedValue = fractionalDate
+                    UserDefault(wrappedValue: Date.distantPast, "typed", defaults: defaults).wrappedValue =
+                        fractionalDate
                 },
                 verify: { defaults in
                     expect(defaults.object(forKey: "raw") as? Date != fractionalDate, "plain dates now keep fractions")

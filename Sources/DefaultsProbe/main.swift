@@ -21,7 +21,9 @@ if arguments.first == "list" {
 let parts = Array(arguments)
 guard parts.count == 3 else { fail("usage: DefaultsProbe write|verify SUITE CASE, or DefaultsProbe list") }
 let (action, suite, caseName) = (parts[0], parts[1], parts[2])
-guard let probe = (ProbeCase.all + ProbeCase.linuxQuirks).first(where: { $0.name == caseName }) else { fail("no case named \(caseName)") }
+guard let probe = (ProbeCase.all + ProbeCase.linuxQuirks).first(where: { $0.name == caseName }) else {
+    fail("no case named \(caseName)")
+}
 let defaults: UserDefaults
 do {
     defaults = try UserDefaults.suite(named: suite)

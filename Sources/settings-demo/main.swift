@@ -1,1 +1,63 @@
-print("placeholder")
+import Foundation
+import TypedDefaults
+
+// swift run settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
+//
+// Each run counts a launch and prints every setting; run it again to see them persisted.
+
+let usage = """
+    usage: settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
+      --name NAME       set the user name (an empty NAME clears it)
+      --theme THEME     set the theme
+      --open PATH       add PATH to the recent files (five at most)
+      --toggle-sidebar  show or hide the sidebar in the window layout
+      --reset           remove every stored setting
+    """
+
+func exitWithUsage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("settings-demo: \(problem)\n\(usage)\n".utf8))
+    exit(2)
+}
+
+let defaults: UserDefaults
+do {
+    defaults = try UserDefaults.suite(named: DemoSettings.suiteName)
+} catch {
+    exitWithUsage("\(error)")
+}
+let settings = DemoSettings(defaults: defaults)
+
+var arguments = CommandLine.arguments.dropFirst()[...]
+while let option = arguments.popFirst() {
+    switch option {
+    case "--reset":
+        settings.resetAll()
+        print("All settings reset to their defaults.")
+        exit(0)
+    case "--name":
+        guard let name = arguments.popFirst() else { exitWithUsage("--name needs a value") }
+        settings.userName = name.isEmpty ? nil : name
+    case "--theme":
+        guard let value = arguments.popFirst(), let theme = Theme(rawValue: value) else {
+            exitWithUsage("--theme needs one of \(Theme.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        settings.theme = theme
+    case "--open":
+        guard let path = arguments.popFirst() else { exitWithUsage("--open needs a path") }
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        settings.recentFiles = Array(([url] + settings.recentFiles.filter { $0 != url }).prefix(5))
+    case "--toggle-sidebar":
+        settings.windowLayout.sidebarVisible.toggle()
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        exitWithUsage("unknown option \(option)")
+    }
+}
+
+settings.launchCount += 1
+print("TypedDefaults demo, suite \(DemoSettings.suiteName)")
+for line in settings.listing {
+    print("  \(line)")
+}

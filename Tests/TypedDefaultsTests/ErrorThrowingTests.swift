@@ -63,7 +63,8 @@ import TypedDefaults
 
     @Test func damagedKeyedArchives() throws {
         let swatch = Swatch(name: "default", hue: 0)
-        let archive = try NSKeyedArchiver.archivedData(withRootObject: Swatch(name: "x", hue: 1), requiringSecureCoding: true)
+        let archive = try NSKeyedArchiver.archivedData(
+            withRootObject: Swatch(name: "x", hue: 1), requiringSecureCoding: true)
         try expectFailedRead(archive.prefix(archive.count / 2), as: swatch, isCorrupt)
         try expectFailedRead(Data("not an archive".utf8), as: swatch, isCorrupt)
         try expectFailedRead("a string", as: swatch, isMismatch(expected: "Data", found: "String"))
@@ -79,15 +80,18 @@ import TypedDefaults
     }
 
     @Test func anUnknownEnumRawValue() throws {
-        try expectFailedRead("neon", as: Channel.music, isMismatch(expected: "Channel", found: #"unknown raw value String "neon""#))
+        try expectFailedRead(
+            "neon", as: Channel.music, isMismatch(expected: "Channel", found: #"unknown raw value String "neon""#))
         try expectFailedRead(3, as: Level.low, isMismatch(expected: "Level", found: "unknown raw value integer 3"))
     }
 
     // Documented choice: the whole array fails, nothing is dropped, and the store keeps all elements.
     @Test func anArrayWithOneUndecodableElement() throws {
-        try expectFailedRead(["music", "neon", "voice"], as: [Channel.music], isMismatch(expected: "Channel", found: "at [1]"))
+        try expectFailedRead(
+            ["music", "neon", "voice"], as: [Channel.music], isMismatch(expected: "Channel", found: "at [1]"))
         try expectFailedRead([1, "two", 3], as: [0], isMismatch(expected: "Int", found: #"String "two" at [1]"#))
-        try expectFailedRead(["a": ["b": [1, "x"]]], as: ["a": ["b": [0]]], isMismatch(expected: "Int", found: #"at ["a"]["b"][1]"#))
+        try expectFailedRead(
+            ["a": ["b": [1, "x"]]], as: ["a": ["b": [0]]], isMismatch(expected: "Int", found: #"at ["a"]["b"][1]"#))
     }
 
     @Test func strayValuesForFoundationTypes() throws {

@@ -32,8 +32,9 @@ enum KeyedArchive {
     static func requireRoot(of expected: NSObject.Type, in data: Data) throws {
         let expectedName = NSStringFromClass(expected)
         guard let rootClassName = rootClassName(in: data) else { throw Failure.unreadable }
-        guard rootClassName == expectedName
-            || (NSClassFromString(rootClassName) as? NSObject.Type)?.isSubclass(of: expected) == true
+        guard
+            rootClassName == expectedName
+                || (NSClassFromString(rootClassName) as? NSObject.Type)?.isSubclass(of: expected) == true
         else { throw Failure.wrongClass(expected: expectedName, found: rootClassName) }
     }
 

@@ -74,4 +74,18 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
         #expect(suite.defaults.string(forKey: "test") == #"{"foo":"changed"}"#)
         #expect(suite.defaults.string(forKey: "indirect") == "y")
     }
+
+    @Test func loadSnippetFromTheReadme() throws {
+        let suite = try TestSuite()
+        @UserDefault("test", defaults: suite.defaults) var test = CodableStruct(foo: "hello, world!")
+        var missingKey: String?
+        do {
+            _ = try $test.load()
+        } catch .missing(let key) {
+            missingKey = key
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect(missingKey == "test")
+    }
 }

@@ -84,6 +84,23 @@ extension ProbeCase {
             .roundTrip("indirect", default: Celsius(0), [Celsius(21.5)]),
             .roundTrip("indirectChain", default: Fahrenheit(32), [Fahrenheit(212)]),
             .roundTrip("customCollection", default: TagList([]), [TagList(["b", "a", "b"])]),
+            .roundTrip("arrayCollection", default: Stack([]), [Stack([3, 1, 2])]),
+            .roundTrip(
+                "validatedConversion", default: Opacity(indirectRepresentation: Percentage(100)),
+                [
+                    Opacity(indirectRepresentation: Percentage(0))
+                ]),
+            // Read back in a process of its own: the default handler reports on standard error.
+            ProbeCase(
+                name: "unreadableValueIsReported",
+                write: { defaults in
+                    defaults.set("hello", forKey: "count")
+                    defaults.synchronize()
+                },
+                verify: { defaults in
+                    let count = UserDefault(wrappedValue: 7, "count", defaults: defaults).wrappedValue
+                    return count == 7 ? [] : ["read \(count) instead of the default"]
+                }),
         ]
     }
 

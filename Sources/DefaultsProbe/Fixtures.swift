@@ -94,3 +94,33 @@ struct TagList: Equatable, ExpressibleBySequence, DefaultsValueConvertible {
     init<S: Sequence>(_ elements: S) where S.Element == String { tags = Array(elements) }
     func makeIterator() -> IndexingIterator<[String]> { tags.makeIterator() }
 }
+
+/// A collection that adopts only `ExpressibleByArray`.
+struct Stack: Equatable, ExpressibleByArray, DefaultsValueConvertible {
+    private(set) var items: [Int]
+    init(_ elements: [Int]) { items = elements }
+    func makeIterator() -> IndexingIterator<[Int]> { items.makeIterator() }
+}
+
+/// A percentage that refuses values outside 0...100, on read and on write.
+struct Percentage: Equatable, DefaultsValueConvertible {
+    struct OutOfRange: Error {}
+    var value: Int
+    init(_ value: Int) { self.value = value }
+    init(defaultsRepresentation: Int) throws {
+        guard (0...100).contains(defaultsRepresentation) else { throw OutOfRange() }
+        value = defaultsRepresentation
+    }
+    func defaultsRepresentation() throws -> Int {
+        guard (0...100).contains(value) else { throw OutOfRange() }
+        return value
+    }
+}
+
+/// Stored through `Percentage`, so its errors come from one step down the chain.
+struct Opacity: Equatable, IndirectDefaultsValueConvertible {
+    typealias DefaultsRepresentation = Int
+    var percent: Int
+    init(indirectRepresentation: Percentage) { percent = indirectRepresentation.value }
+    func indirectRepresentation() -> Percentage { Percentage(percent) }
+}

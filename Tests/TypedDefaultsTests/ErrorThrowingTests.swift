@@ -94,6 +94,39 @@ import TypedDefaults
             ["a": ["b": [1, "x"]]], as: ["a": ["b": [0]]], isMismatch(expected: "Int", found: #"at ["a"]["b"][1]"#))
     }
 
+    @Test func aConversionThatThrows() throws {
+        let isOutOfRange: (DefaultsError) -> Bool = { error in
+            guard case .corrupt(_, let underlying) = error else { return false }
+            return underlying is Percentage.OutOfRange
+        }
+        try expectFailedRead(101, as: Percentage(5), isOutOfRange)
+        try expectFailedRead(-1, as: Opacity(indirectRepresentation: Percentage(5)), isOutOfRange)
+
+        let suite = try TestSuite()
+        @UserDefault("opacity", defaults: suite.defaults) var opacity = Opacity(indirectRepresentation: Percentage(5))
+        let (_, reported) = ReportedErrors.during { opacity.percent = 200 }
+        #expect(reported.count == 1)
+        #expect(suite.defaults.object(forKey: "opacity") == nil)
+    }
+
+    @Test func anUnknownDictionaryKey() throws {
+        try expectFailedRead(
+            ["music": 1.0, "neon": 0.5], as: [Channel.music: 0.0],
+            isMismatch(expected: "Channel", found: #"unknown raw value String "neon" at ["neon"]"#))
+    }
+
+    @Test func theDefaultHandlerPrintsOneLine() throws {
+        let suite = try TestSuite()
+        #expect(try Probe.run("write", suite.name, "unreadableValueIsReported").status == 0)
+        let read = try Probe.run("verify", suite.name, "unreadableValueIsReported")
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(
+            read.errors == """
+                TypedDefaults: type mismatch for key "count": expected Int, found String "hello"
+
+                """)
+    }
+
     @Test func strayValuesForFoundationTypes() throws {
         try expectFailedRead("", as: URL(fileURLWithPath: "/"), isMismatch(expected: "URL", found: "String"))
         try expectFailedRead("not-a-uuid", as: UUID(), isMismatch(expected: "UUID", found: "String"))

@@ -47,21 +47,6 @@ final class Swatch: NSObject, NSSecureCoding, DefaultsValueConvertible {
     override var hash: Int { name.hashValue ^ hue }
 }
 
-/// Another secure-coding class, to store where a `Swatch` is expected.
-final class Stamp: NSObject, NSSecureCoding, DefaultsValueConvertible {
-    static var supportsSecureCoding: Bool { true }
-    let label: String
-
-    init(label: String) { self.label = label }
-
-    func encode(with coder: NSCoder) { coder.encode(label as NSString, forKey: "label") }
-
-    init?(coder: NSCoder) {
-        guard let label = coder.decodeObject(of: NSString.self, forKey: "label") else { return nil }
-        self.label = label as String
-    }
-}
-
 /// A temperature stored as an integer number of tenths: a direct custom conversion.
 struct Tenths: Equatable, DefaultsValueConvertible {
     var count: Int

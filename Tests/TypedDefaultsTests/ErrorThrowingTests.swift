@@ -72,10 +72,10 @@ import TypedDefaults
 
     // corelibs Foundation kills the process when it unarchives an archive of another class.
     @Test func anArchiveOfAnotherClass() throws {
-        let stamp = try NSKeyedArchiver.archivedData(withRootObject: Stamp(label: "s"), requiringSecureCoding: true)
-        try expectFailedRead(stamp, as: Swatch(name: "default", hue: 0)) { error in
+        let palette = try NSKeyedArchiver.archivedData(withRootObject: Palette(name: "p"), requiringSecureCoding: true)
+        try expectFailedRead(palette, as: Swatch(name: "default", hue: 0)) { error in
             guard case .corrupt(_, let underlying) = error else { return false }
-            return "\(underlying)".contains("DefaultsProbe.Stamp")
+            return "\(underlying)".contains("TypedDefaultsTests.Palette")
         }
     }
 

@@ -18,7 +18,7 @@ import Foundation
 ///
 /// corelibs Foundation crashes the process when it unarchives an archive of another class, and
 /// when it archives a class that does not support secure coding. So before decoding, the class
-/// named at the archive's root is checked against the expected class (or a subclass of it), and
+/// named at the archive's root is checked against the expected class, and
 /// a class whose `supportsSecureCoding` is `false` is refused on both read and write. Stored
 /// bytes that fail these checks read as the default and are reported, never decoded.
 ///

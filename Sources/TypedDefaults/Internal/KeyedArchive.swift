@@ -28,14 +28,14 @@ enum KeyedArchive {
         }
     }
 
-    /// Throws unless the archive's root object is of `expected` or a subclass of it.
-    static func requireRoot(of expected: NSObject.Type, in data: Data) throws {
+    /// Throws unless the archive's root object is of class `expected`. The conformance serves
+    /// final classes only, so no subclass can be in the archive.
+    static func requireRoot(of expected: AnyClass, in data: Data) throws {
         let expectedName = NSStringFromClass(expected)
         guard let rootClassName = rootClassName(in: data) else { throw Failure.unreadable }
-        guard
-            rootClassName == expectedName
-                || (NSClassFromString(rootClassName) as? NSObject.Type)?.isSubclass(of: expected) == true
-        else { throw Failure.wrongClass(expected: expectedName, found: rootClassName) }
+        guard rootClassName == expectedName else {
+            throw Failure.wrongClass(expected: expectedName, found: rootClassName)
+        }
     }
 
     /// The class name recorded for the root object: `$top.root` → `$objects[root].$class`

@@ -24,6 +24,11 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case encodingFailed(key: String, underlying: any Error)
     /// A suite name that would escape the preferences folder or is otherwise unusable.
     case invalidSuiteName(String, reason: String)
+    /// A suite's file did not parse. It was renamed to `preservedAt` (`nil` if even that failed)
+    /// rather than overwritten, and the suite started empty.
+    case corruptFile(path: String, preservedAt: String?, underlying: any Error)
+    /// Changes could not be written to a suite's file; they are kept and retried on the next flush.
+    case writeFailed(path: String, underlying: any Error)
 
     /// The key the error is about, if it is about one.
     public var key: String? {
@@ -31,7 +36,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _):
             key
-        case .invalidSuiteName:
+        case .invalidSuiteName, .corruptFile, .writeFailed:
             nil
         }
     }
@@ -48,6 +53,12 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "value for key \"\(key)\" cannot be encoded, nothing was written: \(underlying)"
         case .invalidSuiteName(let name, let reason):
             "invalid suite name \"\(name)\": \(reason)"
+        case .corruptFile(let path, let preservedAt, let underlying):
+            "\(path) does not parse (\(underlying)); "
+                + (preservedAt.map { "preserved as \($0), " } ?? "could not be moved aside, ")
+                + "the suite starts empty"
+        case .writeFailed(let path, let underlying):
+            "cannot write \(path): \(underlying); the changes are kept for the next flush"
         }
     }
 

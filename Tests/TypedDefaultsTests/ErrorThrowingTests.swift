@@ -12,8 +12,9 @@ import TypedDefaults
         _ matches: @escaping (DefaultsError) -> Bool
     ) throws {
         let suite = try TestSuite("badInput")
-        suite.defaults.set(object, forKey: "key")
-        let before = try suite.storedBytes("key")
+        suite.plant(object, forKey: "key")
+        let before = try suite.fileBytes()
+        #expect(before != nil, sourceLocation: sourceLocation)
         let wrapper = UserDefault(wrappedValue: defaultValue, "key", defaults: suite.defaults)
 
         let (value, reported) = ReportedErrors.during { wrapper.wrappedValue }
@@ -24,7 +25,7 @@ import TypedDefaults
 
         let thrown = #expect(throws: DefaultsError.self, sourceLocation: sourceLocation) { try wrapper.load() }
         #expect(thrown.map(matches) == true, "\(String(describing: thrown))", sourceLocation: sourceLocation)
-        #expect(try suite.storedBytes("key") == before, "stored data changed", sourceLocation: sourceLocation)
+        #expect(try suite.fileBytes() == before, "stored data changed", sourceLocation: sourceLocation)
     }
 
     func isMismatch(expected: String, found: String) -> (DefaultsError) -> Bool {
@@ -106,7 +107,7 @@ import TypedDefaults
         @UserDefault("opacity", defaults: suite.defaults) var opacity = Opacity(indirectRepresentation: Percentage(5))
         let (_, reported) = ReportedErrors.during { opacity.percent = 200 }
         #expect(reported.count == 1)
-        #expect(suite.defaults.object(forKey: "opacity") == nil)
+        #expect(!$opacity.hasStoredValue)
     }
 
     @Test func anUnknownDictionaryKey() throws {
@@ -141,7 +142,7 @@ import TypedDefaults
         @UserDefault("layout", defaults: suite.defaults)
         var layout = WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1)
         layout = WindowLayout(width: 2, height: 2, title: nil, opened: .distantPast, zoom: 2)
-        let before = try suite.storedBytes("layout")
+        let before = try suite.fileBytes()
 
         let (_, reported) = ReportedErrors.during {
             layout = WindowLayout(width: 3, height: 3, title: nil, opened: .distantPast, zoom: .nan)  // JSON has no NaN
@@ -152,7 +153,7 @@ import TypedDefaults
             return
         }
         #expect(key == "layout")
-        #expect(try suite.storedBytes("layout") == before)
+        #expect(try suite.fileBytes() == before)
         #expect(layout.width == 2)
     }
 
@@ -167,7 +168,7 @@ import TypedDefaults
         @UserDefault("map", defaults: suite.defaults) var map = [CaseInsensitive: Int]()
         let (_, reported) = ReportedErrors.during { map = [CaseInsensitive("A"): 1, CaseInsensitive("a"): 2] }
         #expect(reported.count == 1)
-        #expect(suite.defaults.object(forKey: "map") == nil)
+        #expect(!$map.hasStoredValue)
     }
 
     // corelibs Foundation kills the process when it archives a class that refuses secure coding.
@@ -176,7 +177,7 @@ import TypedDefaults
         @UserDefault("legacy", defaults: suite.defaults) var legacy = Legacy()
         let (_, reported) = ReportedErrors.during { legacy = Legacy() }
         #expect(reported.count == 1)
-        #expect(suite.defaults.object(forKey: "legacy") == nil)
+        #expect(!$legacy.hasStoredValue)
 
         try expectFailedRead(Data([1, 2, 3]), as: Legacy(), isCorrupt)
     }
@@ -186,7 +187,7 @@ import TypedDefaults
         @UserDefault("weird", defaults: suite.defaults) var weird = NotStorable()
         let (_, reported) = ReportedErrors.during { weird = NotStorable() }
         #expect(reported.count == 1)
-        #expect(suite.defaults.object(forKey: "weird") == nil)
+        #expect(!$weird.hasStoredValue)
     }
 }
 

@@ -70,9 +70,9 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
         #expect(convertible.name == "x")
         #expect(indirect.name == "y")
         #expect(palette.name == "cool")
-        #expect(suite.defaults.string(forKey: "theme") == "dark")
-        #expect(suite.defaults.string(forKey: "test") == #"{"foo":"changed"}"#)
-        #expect(suite.defaults.string(forKey: "indirect") == "y")
+        #expect(try suite.flushedObject(forKey: "theme") as? String == "dark")
+        #expect(try suite.flushedObject(forKey: "test") as? String == #"{"foo":"changed"}"#)
+        #expect(try suite.flushedObject(forKey: "indirect") as? String == "y")
     }
 
     @Test func loadSnippetFromTheReadme() throws {

@@ -5,11 +5,27 @@ import TypedDefaults
 final class TestSuite {
     let name: String
     let defaults: UserDefaults
+    /// The engine's store for the same suite.
+    let store: DefaultsStore
 
     init(_ label: String = #function) throws {
         let sanitized = label.filter { $0.isLetter || $0.isNumber || $0 == "." }
         name = "typeddefaults-tests.\(sanitized).\(UUID().uuidString)"
         defaults = try UserDefaults.suite(named: name)
+        store = DefaultsStore(defaults)
+    }
+
+    /// Stores `object` with plain `UserDefaults` and writes it to disk, where the engine reads
+    /// it when it first loads the suite (raw writes bypass the engine otherwise).
+    func plant(_ object: Any, forKey key: String) {
+        defaults.set(object, forKey: key)
+        defaults.synchronize()
+    }
+
+    /// What plain `UserDefaults` reads for `key` once the engine has flushed.
+    func flushedObject(forKey key: String) throws -> Any? {
+        try store.flush()
+        return defaults.object(forKey: key)
     }
 
     /// Where corelibs Foundation keeps the suite.
@@ -20,14 +36,17 @@ final class TestSuite {
         return config.appendingPathComponent("\(name).plist")
     }
 
-    /// The stored object under `key`, serialized, to check that stored data was left untouched.
-    func storedBytes(_ key: String) throws -> Data? {
-        guard let object = defaults.object(forKey: key) else { return nil }
-        return try PropertyListSerialization.data(fromPropertyList: [key: object], format: .binary, options: 0)
+    /// The suite's file as it is on disk after a flush, to check that stored data was left
+    /// untouched.
+    func fileBytes() throws -> Data? {
+        try store.flush()
+        return FileManager.default.contents(atPath: plistURL.path)
     }
 
     deinit {
         defaults.removePersistentDomain(forName: name)
-        try? FileManager.default.removeItem(at: plistURL)
+        for suffix in ["", ".lock"] {
+            try? FileManager.default.removeItem(atPath: plistURL.path + suffix)
+        }
     }
 }

@@ -10,9 +10,9 @@ import TypedDefaults
         @UserDefault("launchCount", defaults: suite.defaults) var launchCount = 5
         #expect(launchCount == 5)
         #expect(!$launchCount.hasStoredValue)
-        #expect(suite.defaults.object(forKey: "launchCount") == nil)
+        #expect(try suite.flushedObject(forKey: "launchCount") == nil)
         launchCount += 1
-        #expect(suite.defaults.integer(forKey: "launchCount") == 6)
+        #expect(try suite.flushedObject(forKey: "launchCount") as? Int == 6)
         #expect($launchCount.hasStoredValue)
     }
 
@@ -41,10 +41,10 @@ import TypedDefaults
         let suite = try TestSuite()
         @UserDefault("name", defaults: suite.defaults) var name: String?
         name = "Bobbie"
-        #expect(suite.defaults.string(forKey: "name") == "Bobbie")
+        #expect(try suite.flushedObject(forKey: "name") as? String == "Bobbie")
         name = nil
         #expect(name == nil)
-        #expect(suite.defaults.object(forKey: "name") == nil)
+        #expect(try suite.flushedObject(forKey: "name") == nil)
     }
 
     @Test func loadThrowsMissingWhenNothingIsStored() throws {
@@ -103,7 +103,7 @@ import TypedDefaults
         @UserDefault("layout", defaults: suite.defaults)
         var layout = WindowLayout(width: 1, height: 2, title: "t", opened: .distantPast, zoom: 1)
         layout = WindowLayout(width: 3, height: 4, title: nil, opened: Date(timeIntervalSinceReferenceDate: 0), zoom: 2)
-        #expect(suite.defaults.string(forKey: "layout") == #"{"height":4,"opened":0,"width":3,"zoom":2}"#)
+        #expect(try suite.flushedObject(forKey: "layout") as? String == #"{"height":4,"opened":0,"width":3,"zoom":2}"#)
     }
 
     @Test func nilMarkersKeepNestedOptionalsApart() throws {

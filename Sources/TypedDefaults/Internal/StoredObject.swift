@@ -17,17 +17,18 @@ enum StoredObject {
 
     /// The number stored in `object`, or `nil` when it is not a number.
     static func number(_ object: Any) -> Number? {
+        guard let number = object as? NSNumber else { return nil }
         #if canImport(Darwin)
             // Darwin bridges any NSNumber to Bool; only CFBoolean is a real boolean.
-            if let number = object as? NSNumber, CFGetTypeID(number) == CFBooleanGetTypeID() {
-                return .bool(number.boolValue)
-            }
-        #else
-            // corelibs casts only real booleans to Bool (a stored 1 is not `true`).
-            if let bool = object as? Bool { return .bool(bool) }
+            if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
         #endif
-        guard let number = object as? NSNumber else { return nil }
         switch UInt8(bitPattern: number.objCType.pointee) {
+        #if !canImport(Darwin)
+            // corelibs gives booleans (Swift's, NSNumber's and a parsed <true/>) the type "c";
+            // `as? Bool` is no test, as it also accepts a parsed integer 0 or 1.
+            case UInt8(ascii: "c"):
+                return .bool(number.boolValue)
+        #endif
         case UInt8(ascii: "f"), UInt8(ascii: "d"):
             return .floating(number.doubleValue)
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"),

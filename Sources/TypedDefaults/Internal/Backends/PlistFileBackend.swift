@@ -1,0 +1,32 @@
+import Foundation
+
+/// Stores a suite in its XML property-list file, the one corelibs Foundation reads and writes,
+/// so plain `UserDefaults` readers see the same data.
+///
+/// corelibs' `synchronize()` rewrites the file in place with no lock, losing concurrent
+/// writers' keys and leaving torn files. Each commit here instead takes an exclusive lock on
+/// a sidecar `<suite>.plist.lock`, re-reads the file, merges only this process's changes, and
+/// replaces the file atomically through a temporary file and `rename`.
+struct PlistFileBackend: StoreBackend {
+    let file: PlistFile
+    /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
+    let suiteName: String
+
+    func load() -> [String: PropertyList]? {
+        file.load()
+    }
+
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> [String: PropertyList]?
+    {
+        let contents = try file.withExclusiveLock { () throws(DefaultsError) in
+            var contents = file.readMovingCorruptAside()
+            contents.apply(changes, update)
+            try file.replace(with: contents)
+            return contents
+        }
+        // With nothing of its own to write, synchronize() only drops corelibs' cached copy, so
+        // plain reads in this process see the new file.
+        UserDefaults(suiteName: suiteName)?.synchronize()
+        return contents
+    }
+}

@@ -1,0 +1,43 @@
+/// Where a suite's values live: a plist file, a `UserDefaults` object, or memory.
+protocol StoreBackend: Sendable {
+    /// Everything stored, when the backend reads its suite whole; `nil` when it reads one key
+    /// at a time with ``object(forKey:)``.
+    func load() -> [String: PropertyList]?
+
+    /// The stored object for `key`, for backends that do not load whole.
+    func object(forKey key: String) -> PropertyList?
+
+    /// Called with each write as it happens, under the suite's lock, for backends that others in
+    /// the process read directly (a `UserDefaults` object).
+    func writeThrough(key: String, object: PropertyList?)
+
+    /// Makes `changes` durable (`nil` removes a key), then applies `update`, all under one
+    /// cross-process lock where the backend has one. Returns the suite's whole contents after
+    /// the commit when the backend knows them.
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> [String: PropertyList]?
+}
+
+/// A read-modify-write of one key, run by ``StoreBackend/commit(_:update:)`` on the freshest
+/// stored object.
+struct KeyUpdate {
+    let key: String
+    /// Returns the object to store (`nil` removes the key) given the one stored now.
+    let transform: (PropertyList?) -> PropertyList?
+}
+
+extension StoreBackend {
+    func object(forKey key: String) -> PropertyList? { nil }
+    func writeThrough(key: String, object: PropertyList?) {}
+}
+
+extension Dictionary where Key == String, Value == PropertyList {
+    /// Applies committed changes and an update to a suite's contents.
+    mutating func apply(_ changes: [String: PropertyList?], _ update: KeyUpdate?) {
+        for (key, object) in changes {
+            self[key] = object
+        }
+        if let update {
+            self[update.key] = update.transform(self[update.key])
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Stores through a `UserDefaults` object, writing each change through at once.
+///
+/// Used on Apple platforms, where `UserDefaults` persists safely by itself, and on Linux for a
+/// `UserDefaults` object whose suite cannot be determined. On Linux a commit synchronizes, since
+/// corelibs Foundation writes only then; it has the limits of `synchronize()` (see the README).
+struct UserDefaultsBackend: StoreBackend {
+    let defaults: SharedDefaults
+
+    func load() -> [String: PropertyList]? {
+        nil
+    }
+
+    func object(forKey key: String) -> PropertyList? {
+        defaults.defaults.object(forKey: key).map(PropertyList.init)
+    }
+
+    func writeThrough(key: String, object: PropertyList?) {
+        if let object {
+            defaults.defaults.set(object.object, forKey: key)
+        } else {
+            // Never set(nil, forKey:): it loops forever on Linux.
+            defaults.defaults.removeObject(forKey: key)
+        }
+    }
+
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> [String: PropertyList]? {
+        if let update {
+            writeThrough(key: update.key, object: update.transform(object(forKey: update.key)))
+        }
+        #if !canImport(Darwin)
+            defaults.defaults.synchronize()
+        #endif
+        return nil
+    }
+}
+
+/// A `UserDefaults` that may cross threads.
+// @unchecked Sendable is sound: Apple documents UserDefaults as thread-safe, and corelibs
+// Foundation guards each suite's state with a lock inside CFPreferences; the class is only not
+// annotated Sendable on Linux. Nothing here mutates the reference itself.
+struct SharedDefaults: @unchecked Sendable {
+    let defaults: UserDefaults
+
+    init(_ defaults: UserDefaults) {
+        self.defaults = defaults
+    }
+}

@@ -1,0 +1,38 @@
+/// Converting between values and stored objects, with errors named after the key.
+enum Conversion {
+    static func decode<Value: DefaultsValueConvertible>(
+        _ object: PropertyList, as type: Value.Type, key: String
+    ) -> Result<Value, DefaultsError> {
+        do {
+            return .success(
+                try Value(defaultsRepresentation: Value.DefaultsRepresentation(propertyListObject: object.object)))
+        } catch {
+            return .failure(.reading(key, error))
+        }
+    }
+
+    /// The object to store for `value`, refusing anything `UserDefaults` would crash on.
+    static func encode<Value: DefaultsValueConvertible>(_ value: Value, key: String) -> Result<
+        PropertyList, DefaultsError
+    > {
+        let object: Any
+        do {
+            object = try value.defaultsRepresentation().propertyListObject
+        } catch {
+            return .failure(.encodingFailed(key: key, underlying: error))
+        }
+        guard StoredObject.isPropertyList(object) else {
+            return .failure(.encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object))))
+        }
+        return .success(PropertyList(object))
+    }
+}
+
+/// A custom ``DefaultsValue`` produced an object `UserDefaults` cannot store (it would crash).
+struct NotAPropertyList: Error, CustomStringConvertible {
+    var type: Any.Type
+
+    var description: String {
+        "\(type) is not a property-list type"
+    }
+}

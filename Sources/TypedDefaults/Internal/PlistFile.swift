@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A suite's property-list file: read, replaced atomically, locked across processes, and
+/// preserved aside when it does not parse.
+struct PlistFile: Sendable {
+    let url: URL
+
+    var lockURL: URL { url.appendingPathExtension("lock") }
+
+    /// The contents, or empty when there is no file. A file that does not parse is moved aside
+    /// (under the lock, after a fresh look, so a good file written meanwhile is never moved).
+    func load() -> [String: PropertyList] {
+        if let contents = try? read() { return contents }
+        return (try? withExclusiveLock { () throws(DefaultsError) in readMovingCorruptAside() }) ?? [:]
+    }
+
+    /// Reads the file; a file that still does not parse after a short wait (a plain
+    /// `UserDefaults` writer may be halfway through rewriting it) is renamed to
+    /// `<suite>.plist.corrupt-<timestamp>`, reported, and read as empty. Call with the lock held.
+    func readMovingCorruptAside() -> [String: PropertyList] {
+        var lastError: (any Error)?
+        for attempt in 0..<3 {
+            if attempt > 0 { usleep(50_000) }
+            do {
+                return try read()
+            } catch {
+                lastError = error
+            }
+        }
+        let aside = preserveAside()
+        DefaultsError.report(
+            .corruptFile(
+                path: url.path, preservedAt: aside?.path, underlying: lastError ?? CocoaError(.fileReadCorruptFile)))
+        return [:]
+    }
+
+    /// The parsed contents; empty when the file does not exist.
+    func read() throws -> [String: PropertyList] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        let data = try Data(contentsOf: url)
+        let root = try PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let entries = StoredObject.dictionary(root) else {
+            throw DefaultsTypeMismatch(expected: "a dictionary at the root", found: StoredObject.describe(root))
+        }
+        return entries.mapValues(PropertyList.init)
+    }
+
+    /// Writes `contents` to a temporary file beside the suite and renames it over the suite, so
+    /// readers see the old file or the new one, never a mix. No contents removes the file, as
+    /// corelibs does.
+    func replace(with contents: [String: PropertyList]) throws(DefaultsError) {
+        do {
+            if contents.isEmpty {
+                if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+                return
+            }
+            let data = try PropertyListSerialization.data(
+                fromPropertyList: contents.mapValues(\.object), format: .xml, options: 0)
+            let temporary = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+            try data.write(to: temporary)
+            guard chmod(temporary.path, 0o600) == 0, rename(temporary.path, url.path) == 0 else {
+                let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                unlink(temporary.path)
+                throw error
+            }
+        } catch {
+            throw .writeFailed(path: url.path, underlying: error)
+        }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the sidecar lock file, which no writer
+    /// replaces, so every process that locks it agrees on one lock.
+    func withExclusiveLock<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError) -> Result {
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .writeFailed(path: lockURL.path, underlying: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw .writeFailed(path: lockURL.path, underlying: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// Renames the file to `<name>.corrupt-<UTC timestamp>`; returns where it went.
+    private func preserveAside() -> URL? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        let stamp = formatter.string(from: Date())
+        for suffix in ["", "-1", "-2", "-3"] {
+            let aside = URL(fileURLWithPath: "\(url.path).corrupt-\(stamp)\(suffix)")
+            guard !FileManager.default.fileExists(atPath: aside.path) else { continue }
+            return rename(url.path, aside.path) == 0 ? aside : nil
+        }
+        return nil
+    }
+}

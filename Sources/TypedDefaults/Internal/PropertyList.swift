@@ -1,0 +1,51 @@
+import Foundation
+
+/// A property-list object (`String`, a number, `Bool`, `Data`, `Date`, or arrays and
+/// `String`-keyed dictionaries of these) that may cross threads.
+// @unchecked Sendable is sound: the objects are immutable values (Swift strings, numbers, Data,
+// Date, arrays and dictionaries of them) or the immutable Foundation objects that a property
+// list parser returns; nothing holds a mutable reference to them.
+struct PropertyList: @unchecked Sendable {
+    let object: Any
+
+    init(_ object: Any) {
+        self.object = object
+    }
+
+    /// Whether two stored objects hold the same value, compared structurally so that an `Int`
+    /// written here equals the `NSNumber` parsed back from the file.
+    static func same(_ first: Any, _ second: Any) -> Bool {
+        switch (first, second) {
+        case (let first as String, let second as String):
+            return first == second
+        case (let first as Data, let second as Data):
+            return first == second
+        case (let first as Date, let second as Date):
+            return first == second
+        default:
+            break
+        }
+        if let first = StoredObject.number(first), let second = StoredObject.number(second) {
+            return sameNumber(first, second)
+        }
+        if let first = StoredObject.array(first), let second = StoredObject.array(second) {
+            return first.count == second.count && zip(first, second).allSatisfy(same)
+        }
+        if let first = StoredObject.dictionary(first), let second = StoredObject.dictionary(second) {
+            return first.count == second.count
+                && first.allSatisfy { key, value in second[key].map { same(value, $0) } ?? false }
+        }
+        return false
+    }
+
+    private static func sameNumber(_ first: StoredObject.Number, _ second: StoredObject.Number) -> Bool {
+        switch (first, second) {
+        case (.bool(let a), .bool(let b)): a == b
+        case (.signed(let a), .signed(let b)): a == b
+        case (.unsigned(let a), .unsigned(let b)): a == b
+        case (.signed(let a), .unsigned(let b)), (.unsigned(let b), .signed(let a)): a >= 0 && UInt64(a) == b
+        case (.floating(let a), .floating(let b)): a == b || (a.isNaN && b.isNaN)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The suites in use in this process, one ``SuiteState`` each, flushed at normal exit.
+enum SuiteRegistry {
+    /// How a suite is told apart from others.
+    enum Identity: Hashable {
+        /// A plist file, by path: every handle on that file shares the state.
+        case file(String)
+        /// A `UserDefaults` object whose file is not known, by identity.
+        case defaults(ObjectIdentifier)
+    }
+
+    private static let suites = Locked<[Identity: SuiteState]>([:])
+
+    private static let exitFlushInstalled: Void = {
+        atexit { SuiteRegistry.flushAll() }
+    }()
+
+    /// The state for `identity`, made by `make` on first use.
+    static func state(for identity: Identity, make: () -> SuiteState) -> SuiteState {
+        _ = exitFlushInstalled
+        return suites.withLock { suites in
+            if let state = suites[identity] { return state }
+            let state = make()
+            suites[identity] = state
+            return state
+        }
+    }
+
+    /// Commits every suite's pending changes; errors go to the handler.
+    static func flushAll() {
+        for state in suites.withLock({ Array($0.values) }) {
+            state.flushReporting()
+        }
+    }
+}

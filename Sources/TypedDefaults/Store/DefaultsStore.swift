@@ -1,0 +1,113 @@
+import Foundation
+
+/// Where `@UserDefault` values live: a suite, shared by every handle on it in the process.
+///
+/// ```swift
+/// let store = try DefaultsStore(suiteName: "com.example.app")
+/// @UserDefault("theme", store: store) var theme = Theme.system
+///
+/// @UserDefault("launchCount") var launchCount = 0                 // DefaultsStore.standard
+/// @UserDefault("draft", store: .inMemory()) var draft = ""         // tests and previews
+/// ```
+///
+/// - **Shared.** Every store value, wrapper and copy on one suite uses one state: a write
+///   through any of them is seen by the very next read of all of them, on any thread.
+/// - **Cached.** Reads return the decoded value kept from the last read or write; only a change
+///   makes the next read touch storage and decode again.
+/// - **Durable.** On Linux writes are gathered and written to the suite's plist file within
+///   100 ms (see ``Durability``), at normal exit, and on ``flush()``: each time under a lock
+///   shared with other processes, merging only the keys this process changed into the file's
+///   current contents, and replacing the file atomically. A file that does not parse is moved
+///   aside, never overwritten. On Apple platforms the store writes through `UserDefaults`,
+///   which persists safely by itself.
+public struct DefaultsStore: Sendable {
+    let state: SuiteState
+    /// When writes through this store reach the disk.
+    public let durability: Durability
+    /// The suite's plist file, where the store manages it (Linux); `nil` otherwise.
+    public let fileURL: URL?
+
+    private init(state: SuiteState, durability: Durability, fileURL: URL?) {
+        self.state = state
+        self.durability = durability
+        self.fileURL = fileURL
+    }
+
+    /// The standard suite: on Linux the one named after the bundle identifier or the process.
+    public static var standard: DefaultsStore {
+        DefaultsStore(UserDefaults.standard)
+    }
+
+    /// The suite named `suiteName`.
+    ///
+    /// ```swift
+    /// let store = try DefaultsStore(suiteName: "com.example.app", durability: .immediate)
+    /// ```
+    ///
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that is not a plain
+    ///   file name (see ``Foundation/UserDefaults/suite(named:)``).
+    public init(suiteName: String, durability: Durability = .coalesced) throws(DefaultsError) {
+        self.init(try UserDefaults.suite(named: suiteName), durability: durability)
+    }
+
+    /// The suite that `defaults` reads and writes, shared with every other handle on it.
+    ///
+    /// ```swift
+    /// let store = DefaultsStore(UserDefaults(suiteName: "com.example.app")!)
+    /// ```
+    public init(_ defaults: UserDefaults, durability: Durability = .coalesced) {
+        #if canImport(Darwin)
+            let identity = SuiteRegistry.Identity.defaults(ObjectIdentifier(defaults))
+            let state = SuiteRegistry.state(for: identity) {
+                SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)))
+            }
+            self.init(state: state, durability: durability, fileURL: nil)
+        #else
+            guard let suiteName = PreferencesFolder.suiteName(of: defaults) else {
+                let state = SuiteRegistry.state(for: .defaults(ObjectIdentifier(defaults))) {
+                    SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)))
+                }
+                self.init(state: state, durability: durability, fileURL: nil)
+                return
+            }
+            let file = PreferencesFolder.file(forSuite: suiteName)
+            let state = SuiteRegistry.state(for: .file(file.path)) {
+                SuiteState(backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName))
+            }
+            self.init(state: state, durability: durability, fileURL: file)
+        #endif
+    }
+
+    /// A store of its own that keeps values in memory and writes nothing to disk, for tests and
+    /// previews. Each call makes a new, empty one; copies of it share its values.
+    ///
+    /// ```swift
+    /// let store = DefaultsStore.inMemory()
+    /// @UserDefault("onboarded", store: store) var onboarded = false
+    /// ```
+    public static func inMemory() -> DefaultsStore {
+        DefaultsStore(state: SuiteState(backend: MemoryBackend()), durability: .immediate, fileURL: nil)
+    }
+
+    /// The same suite with writes made durable as `durability` says.
+    ///
+    /// ```swift
+    /// @UserDefault("receipt", store: .standard.durability(.immediate)) var receipt = Data()
+    /// ```
+    public func durability(_ durability: Durability) -> DefaultsStore {
+        DefaultsStore(state: state, durability: durability, fileURL: fileURL)
+    }
+
+    /// Writes every change made in this process to disk now, and returns when they are there.
+    ///
+    /// ```swift
+    /// settings.theme = .dark
+    /// try DefaultsStore.standard.flush()
+    /// ```
+    ///
+    /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``; the changes are kept and
+    ///   retried on the next flush.
+    public func flush() throws(DefaultsError) {
+        try state.flush()
+    }
+}

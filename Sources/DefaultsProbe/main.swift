@@ -1,44 +1,56 @@
 import Foundation
 import TypedDefaults
 
-// Usage: DefaultsProbe write|verify SUITE CASE
+// Usage: DefaultsProbe write|verify SUITE CASE     round-trip cases (Cases.swift, LinuxQuirks.swift)
+//        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine scenarios (Scenarios.swift)
 //        DefaultsProbe list
-// Writes through @UserDefault and exits normally without calling synchronize(), so a later
-// `verify` in a new process sees only what TypedDefaults made durable.
-
-let arguments = CommandLine.arguments.dropFirst()
+// Writes go through @UserDefault and the process exits normally without calling synchronize(),
+// so a later process sees only what TypedDefaults made durable.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("DefaultsProbe: \(message)\n".utf8))
     exit(1)
 }
 
+// Start from an empty signal mask: a test process spawns this from a libdispatch thread whose
+// blocked signals a child inherits, and a child that cannot be stopped by SIGTERM proves nothing.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "list" {
     for probe in ProbeCase.all + ProbeCase.linuxQuirks { print(probe.name) }
     exit(0)
 }
-
-let parts = Array(arguments)
-guard parts.count == 3 else { fail("usage: DefaultsProbe write|verify SUITE CASE, or DefaultsProbe list") }
-let (action, suite, caseName) = (parts[0], parts[1], parts[2])
-guard let probe = (ProbeCase.all + ProbeCase.linuxQuirks).first(where: { $0.name == caseName }) else {
-    fail("no case named \(caseName)")
-}
-let defaults: UserDefaults
-do {
-    defaults = try UserDefaults.suite(named: suite)
-} catch {
-    fail("\(error)")
-}
+guard arguments.count >= 2 else { fail("usage: DefaultsProbe write|verify SUITE CASE, or SCENARIO SUITE ...") }
+let (action, suite) = (arguments[0], arguments[1])
 
 switch action {
-case "write":
-    probe.write(defaults)
-    print("wrote \(caseName)")
-case "verify":
-    let failures = probe.verify(defaults)
-    guard failures.isEmpty else { fail(failures.joined(separator: "\n")) }
-    print("verified \(caseName)")
+case "write", "verify":
+    guard arguments.count == 3 else { fail("usage: DefaultsProbe \(action) SUITE CASE") }
+    guard let probe = (ProbeCase.all + ProbeCase.linuxQuirks).first(where: { $0.name == arguments[2] }) else {
+        fail("no case named \(arguments[2])")
+    }
+    let defaults: UserDefaults
+    do {
+        defaults = try UserDefaults.suite(named: suite)
+    } catch {
+        fail("\(error)")
+    }
+    if action == "write" {
+        probe.write(defaults)
+    } else {
+        let failures = probe.verify(defaults)
+        guard failures.isEmpty else { fail(failures.joined(separator: "\n")) }
+    }
+    print("\(action) \(probe.name): done")
 default:
-    fail("unknown action \(action)")
+    do {
+        guard try Scenario.run(action, suite: suite, Array(arguments.dropFirst(2))) else {
+            fail("unknown action \(action)")
+        }
+    } catch {
+        fail("\(error)")
+    }
 }

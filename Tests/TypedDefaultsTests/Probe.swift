@@ -19,6 +19,43 @@ enum Probe {
         #endif
     }
 
+    /// A child process still running, whose output can be waited for.
+    final class Running {
+        let process = Process()
+        private let output = Pipe()
+        private var received = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = Probe.executable
+            process.arguments = arguments
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// Blocks until the child has printed a line for which `condition` holds; returns it.
+        func waitForLine(where condition: (String) -> Bool) -> String? {
+            while true {
+                if let line = received.split(separator: "\n").map(String.init).last(where: condition) {
+                    return line
+                }
+                let data = output.fileHandleForReading.availableData
+                guard !data.isEmpty else { return nil }  // the child closed its output
+                received += String(decoding: data, as: UTF8.self)
+            }
+        }
+
+        /// Sends `signal` and waits for the child to end; returns how it ended.
+        func end(with signal: Int32) -> (reason: Process.TerminationReason, status: Int32) {
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            return (process.terminationReason, process.terminationStatus)
+        }
+    }
+
+    static func start(_ arguments: String...) throws -> Running {
+        try Running(arguments)
+    }
+
     static func run(_ arguments: String...) throws -> Result {
         let process = Process()
         process.executableURL = executable

@@ -43,8 +43,9 @@ final class TestSuite {
         return FileManager.default.contents(atPath: plistURL.path)
     }
 
+    // Deleting the files rather than removePersistentDomain(forName:), which takes 15 s on a
+    // suite of 10,000 keys in corelibs Foundation.
     deinit {
-        defaults.removePersistentDomain(forName: name)
         for suffix in ["", ".lock"] {
             try? FileManager.default.removeItem(atPath: plistURL.path + suffix)
         }

@@ -32,30 +32,68 @@ extension DefaultsStore {
     }
 }
 
+/// The self-pipe behind ``DefaultsStore/flushOnTermination(signals:)``.
+///
+/// A signal handler may only do async-signal-safe work, so it just writes the signal's number to
+/// a pipe; a thread of our own reads it, flushes, restores the default action and sends the
+/// signal again. (libdispatch's signal sources cannot be used: on Linux they miss a signal
+/// whose disposition is `SIG_IGN`, and without that the default action kills the process first.)
 enum TerminationFlush {
-    /// The dispatch sources, kept alive for the life of the process.
-    private static let sources = Locked<[Int32: SignalSource]>([:])
+    /// The pipe's write end, read by the handler. Set once, before any handler is installed.
+    nonisolated(unsafe) private static var wakeDescriptor: Int32 = -1
+    private static let installed = Locked<Set<Int32>>([])
 
     static func install(_ signals: [Int32]) {
-        sources.withLock { sources in
-            for signalNumber in signals where sources[signalNumber] == nil {
-                // Ignore the default action so the dispatch source sees the signal instead.
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler {
-                    SuiteRegistry.flushAll()
-                    signal(signalNumber, SIG_DFL)
-                    raise(signalNumber)
-                }
-                source.resume()
-                sources[signalNumber] = SignalSource(source: source)
+        // A process started from a thread that blocks signals (a libdispatch worker does)
+        // inherits the block and would never see them: unblock them here, before the watcher
+        // thread is made, so it inherits the unblocked mask too.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signalNumber in signals { sigaddset(&handled, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+
+        installed.withLock { installed in
+            if wakeDescriptor < 0 { startWatcher() }
+            for signalNumber in signals where !installed.contains(signalNumber) {
+                var action = sigaction()
+                #if canImport(Darwin)
+                    action.__sigaction_u.__sa_handler = { number in TerminationFlush.notify(number) }
+                #else
+                    action.__sigaction_handler.sa_handler = { number in TerminationFlush.notify(number) }
+                #endif
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                sigaction(signalNumber, &action, nil)
+                installed.insert(signalNumber)
             }
         }
     }
 
-    // @unchecked Sendable is sound: the source is configured once before it is stored and never
-    // touched again; it is only kept to stay alive.
-    struct SignalSource: @unchecked Sendable {
-        let source: any DispatchSourceSignal
+    /// Runs in the signal handler: one `write`, which is async-signal-safe.
+    private static func notify(_ signalNumber: Int32) {
+        var byte = UInt8(truncatingIfNeeded: signalNumber)
+        _ = write(wakeDescriptor, &byte, 1)
+    }
+
+    private static func startWatcher() {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { return }
+        let readEnd = descriptors[0]
+        wakeDescriptor = descriptors[1]
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) != 1 {}
+            let signalNumber = Int32(byte)
+            SuiteRegistry.flushAll()
+            // Now the default action: for the whole process, from a thread that accepts it.
+            signal(signalNumber, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, signalNumber)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            kill(getpid(), signalNumber)
+        }
+        watcher.name = "TypedDefaults.flushOnTermination"
+        watcher.start()
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import TypedDefaults
+
+/// Longer-running child processes for the store engine's durability tests. Each takes the
+/// suite name and its own arguments, and reports progress as lines on standard output.
+enum Scenario {
+    static func run(_ name: String, suite: String, _ arguments: [String]) throws -> Bool {
+        let store = try DefaultsStore(suiteName: suite)
+        switch (name, arguments.first.flatMap { Int($0) }) {
+        case ("burst", let count?):
+            // Normal exit right after: the exit flush must save all of them.
+            writeNumbered(count, prefix: arguments.dropFirst().first ?? "burst", store: store)
+        case ("hold", let count?), ("holdWithoutHelper", let count?):
+            // An hour-long window: only a flush on the signal can save these writes.
+            if name == "hold" { DefaultsStore.flushOnTermination() }
+            writeNumbered(count, prefix: "held", store: store.durability(.coalesced(within: .seconds(3600))))
+            say("ready")
+            while true { sleep(60) }
+        case ("stream", _):
+            // Written in order until killed; the file must always hold a prefix.
+            let fast = store.durability(.coalesced(within: .milliseconds(5)))
+            for index in 0... {
+                UserDefault(wrappedValue: -1, "stream.\(index)", store: fast).wrappedValue = index
+                if index % 500 == 0 {
+                    say("written \(index)")
+                    usleep(1_000)
+                }
+            }
+        case ("increment", let count?):
+            let counter = UserDefault(wrappedValue: 0, "counter", store: store)
+            for _ in 0..<count { counter.update { $0 += 1 } }
+        case ("touch", _):
+            // Loads the suite (meeting whatever file is there), then writes to it.
+            say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")
+            UserDefault(wrappedValue: "", "after", store: store).wrappedValue = "written"
+        default:
+            return false
+        }
+        return true
+    }
+
+    private static func writeNumbered(_ count: Int, prefix: String, store: DefaultsStore) {
+        for index in 0..<count {
+            UserDefault(wrappedValue: -1, "\(prefix).\(index)", store: store).wrappedValue = index
+        }
+    }
+
+    /// One line on standard output, unbuffered, so a parent waiting for it sees it at once.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// What survives the end of a process, shown with real child processes and read back from
+/// the suite's file itself.
+@Suite struct DurabilityTests {
+    /// The suite's file, parsed; fails the test if it does not parse.
+    func contents(of suite: TestSuite) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: suite.plistURL.path))
+        let root = try PropertyListSerialization.propertyList(from: data, format: nil)
+        // Copied into a native dictionary once: lookups in the bridged one are slow on Linux.
+        let entries = try #require(root as? [String: Any])
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
+    }
+
+    func expectNumbered(_ contents: [String: Any], prefix: String, count: Int) {
+        let missing = (0..<count).filter { (contents["\(prefix).\($0)"] as? Int) != $0 }
+        #expect(missing.isEmpty, "\(missing.count) of \(count) missing, first \(missing.prefix(5))")
+    }
+
+    @Test func tenThousandWritesThenNormalExit() throws {
+        let suite = try TestSuite()
+        let run = try Probe.run("burst", suite.name, "10000")
+        #expect(run.status == 0, "\(run.errors)")
+        expectNumbered(try contents(of: suite), prefix: "burst", count: 10_000)
+    }
+
+    @Test func sigtermWithTheHelperFlushesAndKeepsTheStatus() throws {
+        let suite = try TestSuite()
+        let child = try Probe.start("hold", suite.name, "10000")
+        #expect(child.waitForLine { $0 == "ready" } != nil)
+        let ending = child.end(with: SIGTERM)
+        #expect(ending.reason == .uncaughtSignal)
+        #expect(ending.status == SIGTERM)
+        expectNumbered(try contents(of: suite), prefix: "held", count: 10_000)
+    }
+
+    // The control: without the helper, SIGTERM's default action skips the exit flush.
+    @Test func sigtermWithoutTheHelperLosesUnflushedWrites() throws {
+        let suite = try TestSuite()
+        let child = try Probe.start("holdWithoutHelper", suite.name, "100")
+        #expect(child.waitForLine { $0 == "ready" } != nil)
+        let ending = child.end(with: SIGTERM)
+        #expect(ending.reason == .uncaughtSignal && ending.status == SIGTERM)
+        #expect(!FileManager.default.fileExists(atPath: suite.plistURL.path))
+    }
+
+    @Test func sigkillMidStreamLeavesAParsableFileWithAPrefix() throws {
+        let suite = try TestSuite()
+        let child = try Probe.start("stream", suite.name)
+        // Let a few flushes happen, then kill it wherever it is.
+        #expect(child.waitForLine { ($0.split(separator: " ").last.flatMap { Int($0) } ?? 0) >= 5_000 } != nil)
+        let ending = child.end(with: SIGKILL)
+        #expect(ending.reason == .uncaughtSignal)
+        let stored = try contents(of: suite)
+        #expect(stored.count > 0)
+        expectNumbered(stored, prefix: "stream", count: stored.count)
+    }
+
+    @Test func twoProcessesWritingAtOnceLoseNothing() throws {
+        let suite = try TestSuite()
+        let first = try Probe.start("burst", suite.name, "1000", "first")
+        let second = try Probe.start("burst", suite.name, "1000", "second")
+        first.process.waitUntilExit()
+        second.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0 && second.process.terminationStatus == 0)
+        let stored = try contents(of: suite)
+        expectNumbered(stored, prefix: "first", count: 1_000)
+        expectNumbered(stored, prefix: "second", count: 1_000)
+        #expect(stored.count == 2_000)
+    }
+
+    @Test func aSharedCounterLosesNoIncrement() throws {
+        let suite = try TestSuite()
+        let first = try Probe.start("increment", suite.name, "200")
+        let second = try Probe.start("increment", suite.name, "200")
+        first.process.waitUntilExit()
+        second.process.waitUntilExit()
+        #expect(try contents(of: suite)["counter"] as? Int == 400)
+    }
+
+    @Test func aCorruptFileIsPreservedAsideAndReported() throws {
+        let suite = try TestSuite()
+        let garbage = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        try FileManager.default.createDirectory(
+            at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try garbage.write(to: suite.plistURL)
+
+        let run = try Probe.run("touch", suite.name)
+        #expect(run.status == 0)
+        #expect(run.output == "value default\n")
+        #expect(run.errors.contains("does not parse"))
+        #expect(run.errors.contains("preserved as"))
+
+        let folder = suite.plistURL.deletingLastPathComponent()
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasPrefix(suite.plistURL.lastPathComponent + ".corrupt-") }
+        #expect(aside.count == 1)
+        for name in aside {
+            let path = folder.appendingPathComponent(name).path
+            #expect(FileManager.default.contents(atPath: path) == garbage)
+            try FileManager.default.removeItem(atPath: path)
+        }
+        // The suite started empty and took the new write.
+        #expect(try contents(of: suite) as? [String: String] == ["after": "written"])
+    }
+}

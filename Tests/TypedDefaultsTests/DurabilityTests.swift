@@ -49,8 +49,14 @@ import TypedDefaults
     @Test func sigkillMidStreamLeavesAParsableFileWithAPrefix() throws {
         let suite = try TestSuite()
         let child = try Probe.start("stream", suite.name)
-        // Let a few flushes happen, then kill it wherever it is.
-        #expect(child.waitForLine { ($0.split(separator: " ").last.flatMap { Int($0) } ?? 0) >= 5_000 } != nil)
+        func progress(_ line: String) -> Int { line.split(separator: " ").last.flatMap { Int($0) } ?? 0 }
+        // Kill it mid-stream: after its file has been written at least once, and while it writes on.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: suite.plistURL.path), Date() < deadline {
+            usleep(5_000)
+        }
+        let seen = child.waitForLine { _ in true }.map(progress) ?? 0
+        #expect(child.waitForLine { progress($0) > seen } != nil)
         let ending = child.end(with: SIGKILL)
         #expect(ending.reason == .uncaughtSignal)
         let stored = try contents(of: suite)

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// Counts its decodes, to show which reads are served from the cache.
+struct Counted: Equatable, DefaultsValueConvertible {
+    final class Counter: @unchecked Sendable {  // `count` is only touched under `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+    static let decodes = Counter()
+
+    var value: Int
+    init(_ value: Int) { self.value = value }
+    init(defaultsRepresentation: Int) {
+        Counted.decodes.increment()
+        value = defaultsRepresentation
+    }
+    func defaultsRepresentation() -> Int { value }
+}
+
+@Suite struct StoreTests {
+    @Test func everyRouteToASuiteSharesOneState() throws {
+        let suite = try TestSuite()
+        let byName = try DefaultsStore(suiteName: suite.name)
+        @UserDefault("shared", store: byName) var viaName = 0
+        @UserDefault("shared", store: DefaultsStore(suite.defaults)) var viaStore = 0
+        @UserDefault("shared", defaults: suite.defaults) var viaDefaults = 0
+        @UserDefault("shared", defaults: UserDefaults(suiteName: suite.name)!) var viaOtherObject = 0
+
+        viaName = 1
+        #expect([viaStore, viaDefaults, viaOtherObject] == [Int](repeating: 1, count: 3))
+        viaOtherObject = 2
+        #expect([viaName, viaStore, viaDefaults] == [Int](repeating: 2, count: 3))
+        #expect(byName.fileURL == suite.plistURL)
+    }
+
+    @Test func aWriteIsSeenByTheNextReadOnAnotherThread() async throws {
+        let suite = try TestSuite()
+        let store = suite.store
+        for round in 1...200 {
+            UserDefault(wrappedValue: 0, "handoff", store: store).wrappedValue = round
+            let seen = await Task.detached { UserDefault(wrappedValue: 0, "handoff", store: store).wrappedValue }.value
+            #expect(seen == round)
+        }
+    }
+
+    @Test func repeatedReadsDoNotDecodeAgain() throws {
+        let store = DefaultsStore.inMemory()
+        let writer = UserDefault(wrappedValue: Counted(0), "counted", store: store)
+        let reader = UserDefault(wrappedValue: Counted(0), "counted", store: store)
+        let before = Counted.decodes.value
+
+        writer.wrappedValue = Counted(7)  // the written value is cached as its own decode
+        for _ in 0..<1_000 { #expect(reader.wrappedValue == Counted(7)) }
+        #expect(Counted.decodes.value == before)
+
+        // A handle of another type on the key decodes once, then reads from the cache too.
+        let asInt = UserDefault(wrappedValue: 0, "counted", store: store)
+        for _ in 0..<10 { #expect(asInt.wrappedValue == 7) }
+        for _ in 0..<10 { #expect(reader.wrappedValue == Counted(7)) }
+        #expect(Counted.decodes.value == before + 1)
+    }
+
+    @Test func aSuiteFileIsDecodedOncePerChange() throws {
+        let suite = try TestSuite()
+        suite.plant(5, forKey: "counted")
+        let before = Counted.decodes.value
+        let reader = UserDefault(wrappedValue: Counted(0), "counted", store: suite.store)
+        for _ in 0..<100 { #expect(reader.wrappedValue == Counted(5)) }
+        #expect(Counted.decodes.value == before + 1)
+    }
+
+    @Test func theInMemoryStoreWritesNothing() throws {
+        let store = DefaultsStore.inMemory()
+        #expect(store.fileURL == nil)
+        @UserDefault("draft", store: store) var draft = ""
+        draft = "unsaved"
+        try store.flush()
+        #expect(UserDefault(wrappedValue: "", "draft", store: store).wrappedValue == "unsaved")
+        #expect(UserDefault(wrappedValue: "", "draft", store: .inMemory()).wrappedValue == "")
+        #expect(UserDefaults.standard.object(forKey: "draft") == nil)
+    }
+
+    @Test func immediateWritesAreOnDiskWhenTheSetterReturns() throws {
+        let suite = try TestSuite()
+        let store = try DefaultsStore(suiteName: suite.name, durability: .immediate)
+        UserDefault(wrappedValue: 0, "now", store: store).wrappedValue = 42
+        #expect(try fileObject("now", suite) as? Int == 42)
+    }
+
+    @Test func coalescedWritesWaitForTheWindowOrFlush() throws {
+        let suite = try TestSuite()
+        let store = suite.store.durability(.coalesced(within: .seconds(3600)))
+        UserDefault(wrappedValue: 0, "later", store: store).wrappedValue = 42
+        #expect(try fileObject("later", suite) == nil)
+        try store.flush()
+        #expect(try fileObject("later", suite) as? Int == 42)
+
+        let fast = suite.store.durability(.coalesced(within: .milliseconds(10)))
+        UserDefault(wrappedValue: 0, "soon", store: fast).wrappedValue = 1
+        let deadline = Date().addingTimeInterval(5)
+        while try fileObject("soon", suite) == nil, Date() < deadline { usleep(5_000) }
+        #expect(try fileObject("soon", suite) as? Int == 1)
+    }
+
+    @Test func updateIsAtomicAcrossThreads() throws {
+        let suite = try TestSuite()
+        for store in [DefaultsStore.inMemory(), suite.store] {
+            let counter = UserDefault(wrappedValue: 0, "counter", store: store)
+            let perThread = store.fileURL == nil ? 1_000 : 50  // a file update rewrites the file
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<perThread { counter.update { $0 += 1 } }
+            }
+            #expect(counter.wrappedValue == 8 * perThread)
+        }
+        #expect(try fileObject("counter", suite) as? Int == 8 * 50)
+    }
+
+    @Test func updateRemovesWhenNilMeetsANilDefault() throws {
+        let store = DefaultsStore.inMemory()
+        @UserDefault("name", store: store) var name: String?
+        name = "a"
+        $name.update { $0 = nil }
+        #expect(!$name.hasStoredValue)
+        $name.update { $0 = ($0 ?? "") + "b" }
+        #expect(name == "b")
+    }
+
+    @Test func invalidSuiteNamesAreRefused() {
+        #expect(throws: DefaultsError.self) { try DefaultsStore(suiteName: "../escape") }
+    }
+
+    @Test func wrappersOfSendableValuesAreSendable() async throws {
+        let store = DefaultsStore.inMemory()
+        let wrapper = UserDefault(wrappedValue: 0, "sendable", store: store)
+        await Task.detached { wrapper.wrappedValue = 3 }.value
+        #expect(wrapper.wrappedValue == 3)
+    }
+
+    /// The object for `key` in the suite's file as it is on disk now, without flushing.
+    private func fileObject(_ key: String, _ suite: TestSuite) throws -> Any? {
+        guard let data = FileManager.default.contents(atPath: suite.plistURL.path) else { return nil }
+        let root = try PropertyListSerialization.propertyList(from: data, format: nil)
+        return (root as? [String: Any])?[key]
+    }
+}

@@ -128,6 +128,36 @@ import TypedDefaults
                 """)
     }
 
+    // Problems met under the store's locks are reported after they are released.
+    @Test(.timeLimit(.minutes(1))) func aHandlerThatUsesTheSameSuiteDoesNotDeadlock() throws {
+        let suite = try TestSuite()
+        try FileManager.default.createDirectory(
+            at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a property list".utf8).write(to: suite.plistURL)
+        let store = suite.store
+        let reaction: @Sendable () -> Void = {
+            _ = UserDefault(wrappedValue: 0, "other", store: store).wrappedValue
+            UserDefault(wrappedValue: 0, "written", store: store.durability(.immediate)).wrappedValue += 1
+        }
+
+        let (value, reported) = ReportedErrors.during(reaction: reaction) {
+            UserDefault(wrappedValue: "default", "key", store: store).wrappedValue
+        }
+        #expect(value == "default")
+        guard case .corruptFile(_, let aside?, _)? = reported.first else {
+            Issue.record("expected .corruptFile, got \(reported)")
+            return
+        }
+        #expect(FileManager.default.contents(atPath: aside) == Data("not a property list".utf8))
+        try FileManager.default.removeItem(atPath: aside)
+
+        let counter = UserDefault(wrappedValue: 0, "counter", store: store)
+        UserDefault(wrappedValue: "", "counter", store: store).wrappedValue = "not a number"
+        let (_, updateReports) = ReportedErrors.during(reaction: reaction) { counter.update { $0 += 1 } }
+        #expect(updateReports.count == 1)
+        #expect(counter.wrappedValue == 1)
+    }
+
     @Test func strayValuesForFoundationTypes() throws {
         try expectFailedRead("", as: URL(fileURLWithPath: "/"), isMismatch(expected: "URL", found: "String"))
         try expectFailedRead("not-a-uuid", as: UUID(), isMismatch(expected: "UUID", found: "String"))

@@ -9,9 +9,16 @@ enum ReportedErrors {
     final class Recorder: @unchecked Sendable {  // `errors` is only touched under `lock`.
         private let lock = NSLock()
         private var errors: [DefaultsError] = []
+        /// Run by the handler after recording, as a user's handler might do more work.
+        let reaction: @Sendable () -> Void
+
+        init(reaction: @escaping @Sendable () -> Void) {
+            self.reaction = reaction
+        }
 
         func append(_ error: DefaultsError) {
             lock.withLock { errors.append(error) }
+            reaction()
         }
 
         var all: [DefaultsError] { lock.withLock { errors } }
@@ -29,10 +36,12 @@ enum ReportedErrors {
         }
     }()
 
-    /// Runs `body` and returns what it reported.
-    static func during<Result>(_ body: () throws -> Result) rethrows -> (Result, [DefaultsError]) {
+    /// Runs `body` and returns what it reported; the handler runs `reaction` after each report.
+    static func during<Result>(
+        reaction: @escaping @Sendable () -> Void = {}, _ body: () throws -> Result
+    ) rethrows -> (Result, [DefaultsError]) {
         _ = handlerInstalled
-        let recorder = Recorder()
+        let recorder = Recorder(reaction: reaction)
         let result = try $recorder.withValue(recorder) { try body() }
         return (result, recorder.all)
     }

@@ -17,29 +17,33 @@ struct PlistFile: Sendable {
 
     /// The contents, or empty when there is no file. A file that does not parse is moved aside
     /// (under the lock, after a fresh look, so a good file written meanwhile is never moved).
-    func load() -> [String: PropertyList] {
-        if let contents = try? read() { return contents }
-        return (try? withExclusiveLock { () throws(DefaultsError) in readMovingCorruptAside() }) ?? [:]
+    func load() -> SuiteContents {
+        if let values = try? read() { return SuiteContents(values: values) }
+        do {
+            return try withExclusiveLock { () throws(DefaultsError) in readMovingCorruptAside() }
+        } catch {
+            return SuiteContents(values: [:], problem: error)
+        }
     }
 
     /// Reads the file; a file that still does not parse after a short wait (a plain
     /// `UserDefaults` writer may be halfway through rewriting it) is renamed to
-    /// `<suite>.plist.corrupt-<timestamp>`, reported, and read as empty. Call with the lock held.
-    func readMovingCorruptAside() -> [String: PropertyList] {
+    /// `<suite>.plist.corrupt-<timestamp>` and read as empty, with the problem to report.
+    /// Call with the lock held.
+    func readMovingCorruptAside() -> SuiteContents {
         var lastError: (any Error)?
         for attempt in 0..<3 {
             if attempt > 0 { usleep(50_000) }
             do {
-                return try read()
+                return SuiteContents(values: try read())
             } catch {
                 lastError = error
             }
         }
         let aside = preserveAside()
-        DefaultsError.report(
-            .corruptFile(
-                path: url.path, preservedAt: aside?.path, underlying: lastError ?? CocoaError(.fileReadCorruptFile)))
-        return [:]
+        let problem = DefaultsError.corruptFile(
+            path: url.path, preservedAt: aside?.path, underlying: lastError ?? CocoaError(.fileReadCorruptFile))
+        return SuiteContents(values: [:], problem: problem)
     }
 
     /// The parsed contents; empty when the file does not exist.

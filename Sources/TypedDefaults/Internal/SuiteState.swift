@@ -15,6 +15,9 @@ final class SuiteState: @unchecked Sendable {
     private var slots: [String: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
     private var stored: [String: PropertyList]?
+    private var hasLoaded = false
+    /// Problems met under a lock, reported by the entry point once it holds none.
+    private var unreported: [DefaultsError] = []
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
     private var flushScheduled = false
@@ -44,6 +47,7 @@ final class SuiteState: @unchecked Sendable {
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
+        defer { reportUnreported() }
         lock.lock()
         if let cached = slot.decoded as? DecodedValue<Value> {
             lock.unlock()
@@ -63,12 +67,14 @@ final class SuiteState: @unchecked Sendable {
 
     /// Whether anything is stored under the slot's key.
     func hasObject(_ slot: KeySlot) -> Bool {
-        lock.withLock { loadedObject(slot) != nil }
+        defer { reportUnreported() }
+        return lock.withLock { loadedObject(slot) != nil }
     }
 
     /// Stores `object` (`nil` removes the key), caching `value` as its decode, and arranges for
     /// the change to become durable as `durability` says.
     func write<Value>(_ object: PropertyList?, decoded value: Value, to slot: KeySlot, durability: Durability) {
+        defer { reportUnreported() }
         lock.lock()
         change(slot, to: object)
         if object != nil { slot.decoded = DecodedValue<Value>(.success(value)) }
@@ -90,6 +96,7 @@ final class SuiteState: @unchecked Sendable {
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file.
     func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
+        defer { reportUnreported() }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
@@ -102,16 +109,17 @@ final class SuiteState: @unchecked Sendable {
             let contents = try backend.commit(changes, update: update)
             lock.withLock {
                 refresh(from: contents)
-                if contents == nil { change(slot, to: updated) }
+                if contents.values == nil { change(slot, to: updated) }
             }
         } catch {
             restore(changes)
-            DefaultsError.report(error)
+            lock.withLock { unreported.append(error) }
         }
     }
 
     /// Commits every pending change to the backend.
     func flush() throws(DefaultsError) {
+        defer { reportUnreported() }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
@@ -134,12 +142,26 @@ final class SuiteState: @unchecked Sendable {
         }
     }
 
+    /// Hands the problems met under a lock to the error handler. Call holding no lock.
+    private func reportUnreported() {
+        let problems = lock.withLock {
+            defer { unreported.removeAll() }
+            return unreported
+        }
+        problems.forEach(DefaultsError.report)
+    }
+
     // MARK: Under `lock`
 
     /// The slot's object, fetched from the backend on first use.
     private func loadedObject(_ slot: KeySlot) -> PropertyList? {
         if !slot.isLoaded {
-            if stored == nil { stored = backend.load() }
+            if !hasLoaded {
+                let contents = backend.load()
+                stored = contents.values
+                unreported += contents.problem.map { [$0] } ?? []
+                hasLoaded = true
+            }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
             slot.isLoaded = true
         }
@@ -189,9 +211,11 @@ final class SuiteState: @unchecked Sendable {
 
     /// Takes in the contents a commit found and wrote: keys changed by another process since
     /// this one loaded them, and not written here since, get the new object.
-    private func refresh(from contents: [String: PropertyList]?) {
-        guard let contents else { return }
+    private func refresh(from committed: SuiteContents) {
+        unreported += committed.problem.map { [$0] } ?? []
+        guard let contents = committed.values else { return }
         stored = contents
+        hasLoaded = true
         for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
             let current = contents[key]
             let unchanged =

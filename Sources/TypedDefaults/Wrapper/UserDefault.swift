@@ -155,13 +155,15 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// write (about a millisecond with a few keys). On Apple platforms it is atomic within the
     /// process. Stored data that cannot be read is reported and `body` starts from the default.
     public func update(_ body: (inout Value) -> Void) {
+        // Reported after the update: it runs under the suite's locks, which a handler might need.
+        var problems: [DefaultsError] = []
         withoutActuallyEscaping(body) { body in
             store.state.update(slot) { current in
                 var value = defaultValue
                 if let current {
                     switch Conversion.decode(current, as: Value.self, key: key) {
                     case .success(let stored): value = stored
-                    case .failure(let error): DefaultsError.report(error)
+                    case .failure(let error): problems.append(error)
                     }
                 }
                 body(&value)
@@ -170,11 +172,12 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
                 case .success(let object):
                     return object
                 case .failure(let error):
-                    DefaultsError.report(error)
+                    problems.append(error)
                     return current
                 }
             }
         }
+        problems.forEach(DefaultsError.report)
     }
 }
 

@@ -2,13 +2,13 @@
 struct MemoryBackend: StoreBackend {
     private let contents = Locked<[String: PropertyList]>([:])
 
-    func load() -> [String: PropertyList]? {
-        contents.withLock { $0 }
+    func load() -> SuiteContents {
+        SuiteContents(values: contents.withLock { $0 }, problem: nil)
     }
 
-    /// Returns `nil`: the suite's slots already hold everything, so there is nothing to refresh.
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> [String: PropertyList]? {
+    /// Returns no values: the suite's slots already hold everything, so there is nothing to refresh.
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> SuiteContents {
         contents.withLock { $0.apply(changes, update) }
-        return nil
+        return .unknown
     }
 }

@@ -12,16 +12,17 @@ struct PlistFileBackend: StoreBackend {
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
 
-    func load() -> [String: PropertyList]? {
+    func load() -> SuiteContents {
         file.load()
     }
 
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> [String: PropertyList]?
-    {
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents {
         let contents = try file.withExclusiveLock { () throws(DefaultsError) in
             var contents = file.readMovingCorruptAside()
-            contents.apply(changes, update)
-            try file.replace(with: contents)
+            var values = contents.values ?? [:]
+            values.apply(changes, update)
+            try file.replace(with: values)
+            contents.values = values
             return contents
         }
         // With nothing of its own to write, synchronize() only drops corelibs' cached copy, so

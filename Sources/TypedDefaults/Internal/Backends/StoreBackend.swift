@@ -1,8 +1,8 @@
 /// Where a suite's values live: a plist file, a `UserDefaults` object, or memory.
 protocol StoreBackend: Sendable {
-    /// Everything stored, when the backend reads its suite whole; `nil` when it reads one key
-    /// at a time with ``object(forKey:)``.
-    func load() -> [String: PropertyList]?
+    /// Everything stored, when the backend reads its suite whole; `values` is `nil` when it
+    /// reads one key at a time with ``object(forKey:)``.
+    func load() -> SuiteContents
 
     /// The stored object for `key`, for backends that do not load whole.
     func object(forKey key: String) -> PropertyList?
@@ -14,7 +14,22 @@ protocol StoreBackend: Sendable {
     /// Makes `changes` durable (`nil` removes a key), then applies `update`, all under one
     /// cross-process lock where the backend has one. Returns the suite's whole contents after
     /// the commit when the backend knows them.
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> [String: PropertyList]?
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents
+}
+
+/// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
+/// moved aside) that the caller reports once it holds no lock, so an error handler that uses
+/// the same suite cannot deadlock.
+struct SuiteContents {
+    var values: [String: PropertyList]?
+    var problem: DefaultsError?
+
+    init(values: [String: PropertyList]?, problem: DefaultsError? = nil) {
+        self.values = values
+        self.problem = problem
+    }
+
+    static let unknown = SuiteContents(values: nil)
 }
 
 /// A read-modify-write of one key, run by ``StoreBackend/commit(_:update:)`` on the freshest

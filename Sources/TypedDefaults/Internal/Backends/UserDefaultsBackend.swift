@@ -8,8 +8,8 @@ import Foundation
 struct UserDefaultsBackend: StoreBackend {
     let defaults: SharedDefaults
 
-    func load() -> [String: PropertyList]? {
-        nil
+    func load() -> SuiteContents {
+        .unknown
     }
 
     func object(forKey key: String) -> PropertyList? {
@@ -25,14 +25,14 @@ struct UserDefaultsBackend: StoreBackend {
         }
     }
 
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> [String: PropertyList]? {
+    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> SuiteContents {
         if let update {
             writeThrough(key: update.key, object: update.transform(object(forKey: update.key)))
         }
         #if !canImport(Darwin)
             defaults.defaults.synchronize()
         #endif
-        return nil
+        return .unknown
     }
 }
 

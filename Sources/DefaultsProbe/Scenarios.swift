@@ -29,6 +29,28 @@ enum Scenario {
         case ("increment", let count?):
             let counter = UserDefault(wrappedValue: 0, "counter", store: store)
             for _ in 0..<count { counter.update { $0 += 1 } }
+        case ("churn", let count?):
+            // Resident memory after a warm-up, then after `count` more writes, then after as many
+            // again: flat means the later figures stay near the first.
+            let fast = store.durability(.coalesced(within: .milliseconds(10)))
+            let value = UserDefault(wrappedValue: 0, "value", store: fast)
+            let text = UserDefault(wrappedValue: "", "text", store: fast)
+            func churn(_ rounds: Range<Int>) throws {
+                for round in rounds {
+                    if round.isMultiple(of: 2) {
+                        value.wrappedValue = round
+                    } else {
+                        text.wrappedValue = "round \(round)"
+                    }
+                }
+                try fast.flush()
+            }
+            try churn(0..<100_000)
+            let warm = residentBytes()
+            try churn(0..<count)
+            let first = residentBytes()
+            try churn(count..<(2 * count))
+            say("resident \(warm) \(first) \(residentBytes())")
         case ("touch", _):
             // Loads the suite (meeting whatever file is there), then writes to it.
             say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")
@@ -43,6 +65,14 @@ enum Scenario {
         for index in 0..<count {
             UserDefault(wrappedValue: -1, "\(prefix).\(index)", store: store).wrappedValue = index
         }
+    }
+
+    /// Resident memory in bytes, from /proc (Linux); 0 where it cannot be read.
+    private static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// One line on standard output, unbuffered, so a parent waiting for it sees it at once.

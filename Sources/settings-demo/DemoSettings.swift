@@ -21,14 +21,13 @@ struct DemoSettings {
     @UserDefault var windowLayout: WindowLayout
     @UserDefault var recentFiles: [URL]
 
-    init(defaults: UserDefaults) {
-        _launchCount = UserDefault(wrappedValue: 0, "launchCount", defaults: defaults)
-        _userName = UserDefault("userName", defaults: defaults)
-        _theme = UserDefault(wrappedValue: .system, "theme", defaults: defaults)
+    init(store: DefaultsStore) {
+        _launchCount = UserDefault(wrappedValue: 0, "launchCount", store: store)
+        _userName = UserDefault("userName", store: store)
+        _theme = UserDefault(wrappedValue: .system, "theme", store: store)
         _windowLayout = UserDefault(
-            wrappedValue: WindowLayout(width: 800, height: 600, sidebarVisible: true), "windowLayout",
-            defaults: defaults)
-        _recentFiles = UserDefault(wrappedValue: [], "recentFiles", defaults: defaults)
+            wrappedValue: WindowLayout(width: 800, height: 600, sidebarVisible: true), "windowLayout", store: store)
+        _recentFiles = UserDefault(wrappedValue: [], "recentFiles", store: store)
     }
 
     /// Removes every stored value, so each setting shows its default again.

@@ -19,13 +19,13 @@ func exitWithUsage(_ problem: String) -> Never {
     exit(2)
 }
 
-let defaults: UserDefaults
+let store: DefaultsStore
 do {
-    defaults = try UserDefaults.suite(named: DemoSettings.suiteName)
+    store = try DefaultsStore(suiteName: DemoSettings.suiteName)
 } catch {
     exitWithUsage("\(error)")
 }
-let settings = DemoSettings(defaults: defaults)
+let settings = DemoSettings(store: store)
 
 var arguments = CommandLine.arguments.dropFirst()[...]
 while let option = arguments.popFirst() {

@@ -43,11 +43,20 @@ final class TestSuite {
         return FileManager.default.contents(atPath: plistURL.path)
     }
 
-    // Deleting the files rather than removePersistentDomain(forName:), which takes 15 s on a
-    // suite of 10,000 keys in corelibs Foundation.
+    // Flushes first, so no pending write recreates the file after it is deleted; deletes the
+    // files rather than calling removePersistentDomain(forName:), which takes 15 s on a suite of
+    // 10,000 keys in corelibs Foundation.
     deinit {
-        for suffix in ["", ".lock"] {
-            try? FileManager.default.removeItem(atPath: plistURL.path + suffix)
+        try? store.flush()
+        TestSuite.removeFiles(of: plistURL)
+    }
+
+    /// Removes a suite's plist, its lock file and any corrupt copies preserved beside it.
+    static func removeFiles(of plist: URL) {
+        let folder = plist.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(plist.lastPathComponent) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 }

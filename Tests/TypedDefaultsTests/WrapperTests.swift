@@ -95,7 +95,8 @@ import TypedDefaults
         #expect(StaticSettings.greeting == "hi")
         StaticSettings.$greeting.reset()
         #expect(StaticSettings.greeting == "hello")
-        StaticSettings.defaults.removePersistentDomain(forName: StaticSettings.suiteName)
+        try DefaultsStore(StaticSettings.defaults).flush()
+        TestSuite.removeFiles(of: DefaultsStore(StaticSettings.defaults).fileURL!)
     }
 
     @Test func equalValuesGiveEqualJSON() throws {

@@ -34,9 +34,7 @@ public struct DefaultsStore: Sendable {
     }
 
     /// The standard suite: on Linux the one named after the bundle identifier or the process.
-    public static var standard: DefaultsStore {
-        DefaultsStore(UserDefaults.standard)
-    }
+    public static let standard = DefaultsStore(UserDefaults.standard)
 
     /// The suite named `suiteName`.
     ///

@@ -37,6 +37,20 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(byName.fileURL == suite.plistURL)
     }
 
+    @Test func theReadmeSharingExample() throws {
+        let suite = try TestSuite()
+        final class Player {
+            @UserDefault var volume: Double
+            init(store: DefaultsStore) { _volume = UserDefault(wrappedValue: 0.5, "volume", store: store) }
+        }
+        let store = try DefaultsStore(suiteName: suite.name)
+        @UserDefault("volume", defaults: UserDefaults(suiteName: suite.name)!) var volume = 0.5
+
+        let player = Player(store: store)
+        player.volume = 0.8
+        #expect(volume == 0.8)
+    }
+
     @Test func aWriteIsSeenByTheNextReadOnAnotherThread() async throws {
         let suite = try TestSuite()
         let store = suite.store

@@ -90,6 +90,21 @@ extension ProbeCase {
                 [
                     Opacity(indirectRepresentation: Percentage(0))
                 ]),
+            // The file stays the one plain UserDefaults reads, in the format it reads.
+            ProbeCase(
+                name: "plainReaderSeesTypedWrites",
+                write: { defaults in
+                    UserDefault(wrappedValue: "", "name", defaults: defaults).wrappedValue = "Ada"
+                    UserDefault(wrappedValue: 0, "count", defaults: defaults).wrappedValue = 3
+                    UserDefault(wrappedValue: [String](), "tags", defaults: defaults).wrappedValue = ["a", "b"]
+                },
+                verify: { defaults in
+                    let plain = (
+                        defaults.string(forKey: "name"), defaults.integer(forKey: "count"),
+                        defaults.stringArray(forKey: "tags")
+                    )
+                    return plain == ("Ada", 3, ["a", "b"]) ? [] : ["plain UserDefaults read \(plain)"]
+                }),
             // Read back in a process of its own: the default handler reports on standard error.
             ProbeCase(
                 name: "unreadableValueIsReported",

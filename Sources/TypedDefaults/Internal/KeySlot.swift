@@ -4,7 +4,7 @@
 /// it without looking the key up.
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
 // while it holds its lock; `key` is immutable.
-final class KeySlot: @unchecked Sendable {
+@usableFromInline final class KeySlot: @unchecked Sendable {
     let key: String
     /// Whether `object` reflects the backend yet; a slot is filled on first use.
     var isLoaded = false
@@ -13,7 +13,7 @@ final class KeySlot: @unchecked Sendable {
     /// Bumped on every change, so a decode that raced a write is not cached.
     var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
-    var decoded: AnyObject?
+    @usableFromInline var decoded: AnyObject?
 
     init(key: String) {
         self.key = key
@@ -21,8 +21,8 @@ final class KeySlot: @unchecked Sendable {
 }
 
 /// The result of decoding a slot's object as `Value`, cached until the slot changes.
-final class DecodedValue<Value> {
-    let result: Result<Value, DefaultsError>
+@usableFromInline final class DecodedValue<Value> {
+    @usableFromInline let result: Result<Value, DefaultsError>
 
     init(_ result: Result<Value, DefaultsError>) {
         self.result = result

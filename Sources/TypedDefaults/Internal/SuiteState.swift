@@ -8,9 +8,9 @@ import Foundation
 // @unchecked Sendable is sound: `slots`, `stored`, `pending` and `flushScheduled`, and every
 // slot's fields, are only touched while holding `lock`; `flushLock` serializes commits; the
 // backend is Sendable.
-final class SuiteState: @unchecked Sendable {
+@usableFromInline final class SuiteState: @unchecked Sendable {
     let backend: any StoreBackend
-    private let lock = NSLock()
+    @usableFromInline let lock = NSLock()
     private let flushLock = NSLock()
     private var slots: [String: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
@@ -43,6 +43,19 @@ final class SuiteState: @unchecked Sendable {
         case cached(Result<Value, DefaultsError>)
         /// Decoded by this read; a failure has not been reported yet.
         case decoded(Result<Value, DefaultsError>)
+    }
+
+    /// The value cached for `slot` as `Value`, when it was decoded (or written) since the
+    /// slot last changed. Inlined into the caller, where `Value` is concrete: unspecialized, the
+    /// cast and the result's type cost a runtime metadata lookup each, ten times the rest.
+    @inlinable
+    func cachedValue<Value>(_ slot: KeySlot, as type: Value.Type) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let cached = slot.decoded as? DecodedValue<Value>, case .success(let value) = cached.result else {
+            return nil
+        }
+        return value
     }
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.

@@ -21,7 +21,7 @@ import Foundation
 ///   aside, never overwritten. On Apple platforms the store writes through `UserDefaults`,
 ///   which persists safely by itself.
 public struct DefaultsStore: Sendable {
-    let state: SuiteState
+    @usableFromInline let state: SuiteState
     /// When writes through this store reach the disk.
     public let durability: Durability
     /// The suite's plist file, where the store manages it (Linux); `nil` otherwise.

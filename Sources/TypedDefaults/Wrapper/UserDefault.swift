@@ -37,7 +37,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     public let defaultValue: Value
     /// The store the value lives in.
     public let store: DefaultsStore
-    private let slot: KeySlot
+    @usableFromInline let slot: KeySlot
     /// Whether assigning `nil` should remove the key, because the default is `nil` too.
     private let removesOnNil: Bool
 
@@ -78,29 +78,42 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     }
 
     /// The stored value, or ``defaultValue`` when nothing readable is stored.
+    @inlinable
     public var wrappedValue: Value {
         get {
-            switch store.state.read(slot, as: Value.self) {
-            case .missing, .cached(.failure):
-                return defaultValue
-            case .cached(.success(let value)), .decoded(.success(let value)):
-                return value
-            case .decoded(.failure(let error)):
-                DefaultsError.report(error)
-                return defaultValue
-            }
+            store.state.cachedValue(slot, as: Value.self) ?? readThroughCache()
         }
         nonmutating set {
-            if removesOnNil, (newValue as? any OptionalValue)?.isNil == true {
-                reset()
-                return
-            }
-            switch Conversion.encode(newValue, key: key) {
-            case .success(let object):
-                store.state.write(object, decoded: newValue, to: slot, durability: store.durability)
-            case .failure(let error):
-                DefaultsError.report(error)
-            }
+            write(newValue)
+        }
+    }
+
+    /// Encodes and stores `value`, or reports why it cannot be stored.
+    @usableFromInline
+    func write(_ value: Value) {
+        if removesOnNil, (value as? any OptionalValue)?.isNil == true {
+            reset()
+            return
+        }
+        switch Conversion.encode(value, key: key) {
+        case .success(let object):
+            store.state.write(object, decoded: value, to: slot, durability: store.durability)
+        case .failure(let error):
+            DefaultsError.report(error)
+        }
+    }
+
+    /// A read that the cache could not answer: loads, decodes, caches and reports.
+    @usableFromInline
+    func readThroughCache() -> Value {
+        switch store.state.read(slot, as: Value.self) {
+        case .missing, .cached(.failure):
+            return defaultValue
+        case .cached(.success(let value)), .decoded(.success(let value)):
+            return value
+        case .decoded(.failure(let error)):
+            DefaultsError.report(error)
+            return defaultValue
         }
     }
 

@@ -143,6 +143,20 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(name == "b")
     }
 
+    @Test func anEmptyFileIsAnEmptySuiteNotACorruptOne() throws {
+        let suite = try TestSuite()
+        try FileManager.default.createDirectory(
+            at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: suite.plistURL)
+        let (value, reported) = ReportedErrors.during {
+            UserDefault(wrappedValue: "default", "key", store: suite.store).wrappedValue
+        }
+        #expect(value == "default")
+        #expect(reported.isEmpty)
+        UserDefault(wrappedValue: "", "key", store: suite.store).wrappedValue = "written"
+        #expect(try suite.flushedObject(forKey: "key") as? String == "written")
+    }
+
     @Test func invalidSuiteNamesAreRefused() {
         #expect(throws: DefaultsError.self) { try DefaultsStore(suiteName: "../escape") }
     }

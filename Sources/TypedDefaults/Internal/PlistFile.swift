@@ -46,10 +46,11 @@ struct PlistFile: Sendable {
         return SuiteContents(values: [:], problem: problem)
     }
 
-    /// The parsed contents; empty when the file does not exist.
+    /// The parsed contents; empty when the file does not exist or is empty, as corelibs reads it.
     func read() throws -> [String: PropertyList] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
         let data = try Data(contentsOf: url)
+        guard !data.isEmpty else { return [:] }
         let root = try PropertyListSerialization.propertyList(from: data, format: nil)
         guard let entries = StoredObject.dictionary(root) else {
             throw DefaultsTypeMismatch(expected: "a dictionary at the root", found: StoredObject.describe(root))

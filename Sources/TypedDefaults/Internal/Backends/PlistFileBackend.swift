@@ -17,17 +17,18 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents {
-        let contents = try file.withExclusiveLock { () throws(DefaultsError) in
+        try file.withExclusiveLock { () throws(DefaultsError) in
             var contents = file.readMovingCorruptAside()
             var values = contents.values ?? [:]
             values.apply(changes, update)
             try file.replace(with: values)
             contents.values = values
+            // So plain reads in this process see the new file: with nothing of its own to write,
+            // synchronize() only drops corelibs' cached copy. If plain writes are pending there,
+            // corelibs rewrites the file in place, and doing that under the lock keeps it from
+            // racing another process's commit.
+            UserDefaults(suiteName: suiteName)?.synchronize()
             return contents
         }
-        // With nothing of its own to write, synchronize() only drops corelibs' cached copy, so
-        // plain reads in this process see the new file.
-        UserDefaults(suiteName: suiteName)?.synchronize()
-        return contents
     }
 }

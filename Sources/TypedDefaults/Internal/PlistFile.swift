@@ -46,6 +46,30 @@ struct PlistFile: Sendable {
         return SuiteContents(values: [:], problem: problem)
     }
 
+    /// What tells one version of the file from another: a rename gives a new inode, a rewrite in
+    /// place a new modification time or size.
+    struct Identity: Equatable, Sendable {
+        var inode: UInt64
+        var modified: timespec
+        var size: Int64
+
+        static func == (first: Identity, second: Identity) -> Bool {
+            first.inode == second.inode && first.size == second.size
+                && first.modified.tv_sec == second.modified.tv_sec && first.modified.tv_nsec == second.modified.tv_nsec
+        }
+    }
+
+    /// The file's identity now, or `nil` when there is no file.
+    func identity() -> Identity? {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+            return Identity(inode: UInt64(status.st_ino), modified: status.st_mtimespec, size: Int64(status.st_size))
+        #else
+            return Identity(inode: UInt64(status.st_ino), modified: status.st_mtim, size: Int64(status.st_size))
+        #endif
+    }
+
     /// The parsed contents; empty when the file does not exist or is empty, as corelibs reads it.
     func read() throws -> [String: PropertyList] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [:] }

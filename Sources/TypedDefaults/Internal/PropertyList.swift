@@ -12,6 +12,15 @@ struct PropertyList: @unchecked Sendable {
         self.object = object
     }
 
+    /// Whether two optional stored objects are both absent or hold the same value.
+    static func same(_ first: PropertyList?, _ second: PropertyList?) -> Bool {
+        switch (first, second) {
+        case (nil, nil): true
+        case (let first?, let second?): same(first.object, second.object)
+        default: false
+        }
+    }
+
     /// Whether two stored objects hold the same value, compared structurally so that an `Int`
     /// written here equals the `NSNumber` parsed back from the file.
     static func same(_ first: Any, _ second: Any) -> Bool {

@@ -5,9 +5,14 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// @unchecked Sendable is sound: `slots`, `stored`, `pending` and `flushScheduled`, and every
-// slot's fields, are only touched while holding `lock`; `flushLock` serializes commits; the
-// backend is Sendable.
+// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending` and `flushScheduled`,
+// and every slot's fields, are only touched while holding `lock`; `flushLock` serializes
+// commits; the backend and the observers are Sendable.
+//
+// Problems met while a lock is held (a corrupt file found on loading) are collected in a list
+// local to the call and reported by it once it holds no lock, so that an error handler that
+// uses the same suite cannot deadlock, and the error reaches the handler on the thread whose
+// call met it.
 @usableFromInline final class SuiteState: @unchecked Sendable {
     let backend: any StoreBackend
     @usableFromInline let lock = NSLock()
@@ -16,24 +21,20 @@ import Foundation
     /// The backend's contents as last loaded or committed, for backends that load whole.
     private var stored: [String: PropertyList]?
     private var hasLoaded = false
-    /// Problems met under a lock, reported by the entry point once it holds none.
-    private var unreported: [DefaultsError] = []
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
     private var flushScheduled = false
+    /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
+    let observers: SuiteObservers
 
-    init(backend: any StoreBackend) {
+    init(backend: any StoreBackend, label: String) {
         self.backend = backend
+        observers = SuiteObservers(label: label)
     }
 
     /// The slot for `key`, created on first use and shared from then on.
     func slot(for key: String) -> KeySlot {
-        lock.withLock {
-            if let slot = slots[key] { return slot }
-            let slot = KeySlot(key: key)
-            slots[key] = slot
-            return slot
-        }
+        lock.withLock { slotLocked(for: key) }
     }
 
     /// The outcome of a read.
@@ -60,13 +61,14 @@ import Foundation
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
-        defer { reportUnreported() }
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
         lock.lock()
         if let cached = slot.decoded as? DecodedValue<Value> {
             lock.unlock()
             return .cached(cached.result)
         }
-        let object = loadedObject(slot)
+        let object = loadedObject(slot, &problems)
         let generation = slot.generation
         lock.unlock()
 
@@ -80,16 +82,18 @@ import Foundation
 
     /// Whether anything is stored under the slot's key.
     func hasObject(_ slot: KeySlot) -> Bool {
-        defer { reportUnreported() }
-        return lock.withLock { loadedObject(slot) != nil }
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
+        return lock.withLock { loadedObject(slot, &problems) != nil }
     }
 
     /// Stores `object` (`nil` removes the key), caching `value` as its decode, and arranges for
     /// the change to become durable as `durability` says.
     func write<Value>(_ object: PropertyList?, decoded value: Value, to slot: KeySlot, durability: Durability) {
-        defer { reportUnreported() }
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
         lock.lock()
-        change(slot, to: object)
+        change(slot, to: object, origin: .thisProcess, &problems)
         if object != nil { slot.decoded = DecodedValue<Value>(.success(value)) }
         pending[slot.key] = .some(object)
         backend.writeThrough(key: slot.key, object: object)
@@ -109,7 +113,8 @@ import Foundation
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file.
     func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
-        defer { reportUnreported() }
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
@@ -121,28 +126,80 @@ import Foundation
         do {
             let contents = try backend.commit(changes, update: update)
             lock.withLock {
-                refresh(from: contents)
-                if contents.values == nil { change(slot, to: updated) }
+                refresh(from: contents, &problems)
+                if contents.values == nil { change(slot, to: updated, origin: .thisProcess, &problems) }
             }
         } catch {
             restore(changes)
-            lock.withLock { unreported.append(error) }
+            problems.append(error)
         }
     }
 
     /// Commits every pending change to the backend.
     func flush() throws(DefaultsError) {
-        defer { reportUnreported() }
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
         do {
             let contents = try backend.commit(changes, update: nil)
-            lock.withLock { refresh(from: contents) }
+            lock.withLock { refresh(from: contents, &problems) }
         } catch {
             restore(changes)
             throw error
+        }
+    }
+
+    /// Registers `deliver` for changes of `keys` (`nil`: every key). With `initial`, the slot's
+    /// current object is delivered first, in order with the changes that follow.
+    func addObserver(
+        keys: Set<String>?, initial: KeySlot? = nil, deliver: @escaping @Sendable (SlotChange) -> Void
+    ) -> DefaultsObservation {
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
+        return lock.withLock {
+            // Loaded now, so the first change can name the old value.
+            for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &problems) }
+            let entry = observers.add(keys: keys, deliver: deliver)
+            if let initial {
+                let current = loadedObject(initial, &problems)
+                observers.enqueue(
+                    SlotChange(key: initial.key, oldObject: current, newObject: current, origin: .thisProcess),
+                    to: entry)
+            }
+            return DefaultsObservation(observers: observers, entry: entry)
+        }
+    }
+
+    /// Reads the suite again from its backend; keys that differ, and were not written here
+    /// since, take the new objects and their observers are told. With `onlyIfChanged` (the file
+    /// watcher), a file this process wrote last is not read again.
+    func reload(onlyIfChanged: Bool = false) {
+        var problems: [DefaultsError] = []
+        defer { problems.forEach(DefaultsError.report) }
+        // A suite not loaded yet has nothing to refresh; its first read will see the file as it
+        // is then (a watcher catching a file halfway written must not stand in for that read).
+        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return }
+        // Serialized with commits, so an old read can never undo a newer commit.
+        flushLock.withLock {
+            let contents = backend.reload(onlyIfChanged: onlyIfChanged)
+            lock.withLock {
+                switch contents {
+                case .whole(let values):
+                    takeIn(values, origin: .otherProcess, &problems)
+                case .perKey:
+                    for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
+                        let current = backend.object(forKey: key)
+                        if !PropertyList.same(slot.object, current) {
+                            change(slot, to: current, origin: .otherProcess, &problems)
+                        }
+                    }
+                case .unchanged:
+                    break
+                }
+            }
         }
     }
 
@@ -155,24 +212,22 @@ import Foundation
         }
     }
 
-    /// Hands the problems met under a lock to the error handler. Call holding no lock.
-    private func reportUnreported() {
-        let problems = lock.withLock {
-            defer { unreported.removeAll() }
-            return unreported
-        }
-        problems.forEach(DefaultsError.report)
-    }
-
     // MARK: Under `lock`
 
+    private func slotLocked(for key: String) -> KeySlot {
+        if let slot = slots[key] { return slot }
+        let slot = KeySlot(key: key)
+        slots[key] = slot
+        return slot
+    }
+
     /// The slot's object, fetched from the backend on first use.
-    private func loadedObject(_ slot: KeySlot) -> PropertyList? {
+    private func loadedObject(_ slot: KeySlot, _ problems: inout [DefaultsError]) -> PropertyList? {
         if !slot.isLoaded {
             if !hasLoaded {
                 let contents = backend.load()
                 stored = contents.values
-                unreported += contents.problem.map { [$0] } ?? []
+                problems += contents.problem.map { [$0] } ?? []
                 hasLoaded = true
             }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
@@ -181,11 +236,19 @@ import Foundation
         return slot.object
     }
 
-    private func change(_ slot: KeySlot, to object: PropertyList?) {
+    /// The one place a slot's object changes; observers of the key hear of it, in order.
+    private func change(
+        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsKeyChange.Origin, _ problems: inout [DefaultsError]
+    ) {
+        let hasObservers = !observers.isEmpty
+        let old = hasObservers ? loadedObject(slot, &problems) : nil
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
         slot.decoded = nil
+        if hasObservers {
+            observers.enqueue(SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin))
+        }
     }
 
     /// Whether and when to flush after a write: `nil` when a flush is already due, `.some(nil)`
@@ -224,20 +287,21 @@ import Foundation
 
     /// Takes in the contents a commit found and wrote: keys changed by another process since
     /// this one loaded them, and not written here since, get the new object.
-    private func refresh(from committed: SuiteContents) {
-        unreported += committed.problem.map { [$0] } ?? []
-        guard let contents = committed.values else { return }
+    private func refresh(from committed: SuiteContents, _ problems: inout [DefaultsError]) {
+        problems += committed.problem.map { [$0] } ?? []
+        if let contents = committed.values { takeIn(contents, origin: .otherProcess, &problems) }
+    }
+
+    /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
+    /// written here since, change to them.
+    private func takeIn(
+        _ contents: [String: PropertyList], origin: DefaultsKeyChange.Origin, _ problems: inout [DefaultsError]
+    ) {
         stored = contents
         hasLoaded = true
         for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
             let current = contents[key]
-            let unchanged =
-                switch (slot.object, current) {
-                case (nil, nil): true
-                case (let mine?, let theirs?): PropertyList.same(mine.object, theirs.object)
-                default: false
-                }
-            if !unchanged { change(slot, to: current) }
+            if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &problems) }
         }
     }
 }

@@ -54,26 +54,33 @@ public struct DefaultsStore: Sendable {
     /// let store = DefaultsStore(UserDefaults(suiteName: "com.example.app")!)
     /// ```
     public init(_ defaults: UserDefaults, durability: Durability = .coalesced) {
-        #if canImport(Darwin)
-            let identity = SuiteRegistry.Identity.defaults(ObjectIdentifier(defaults))
-            let state = SuiteRegistry.state(for: identity) {
-                SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)))
-            }
-            self.init(state: state, durability: durability, fileURL: nil)
-        #else
-            guard let suiteName = PreferencesFolder.suiteName(of: defaults) else {
-                let state = SuiteRegistry.state(for: .defaults(ObjectIdentifier(defaults))) {
-                    SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)))
+        #if !canImport(Darwin)
+            if let suiteName = PreferencesFolder.suiteName(of: defaults) {
+                let file = PreferencesFolder.file(forSuite: suiteName)
+                let state = SuiteRegistry.state(for: .file(file.path)) {
+                    let state = SuiteState(
+                        backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName)
+                    // Another process's writes reach this one's cache and observers.
+                    FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+                    return state
                 }
-                self.init(state: state, durability: durability, fileURL: nil)
+                self.init(state: state, durability: durability, fileURL: file)
                 return
             }
-            let file = PreferencesFolder.file(forSuite: suiteName)
-            let state = SuiteRegistry.state(for: .file(file.path)) {
-                SuiteState(backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName))
-            }
-            self.init(state: state, durability: durability, fileURL: file)
         #endif
+        let state = SuiteRegistry.state(for: .defaults(ObjectIdentifier(defaults))) {
+            let state = SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults")
+            #if canImport(Darwin)
+                // Writes by other processes (and plain UserDefaults writes) are announced here,
+                // and so are this store's own, synchronously inside `set`, under the suite's
+                // lock: reload from another queue.
+                NotificationCenter.default.addObserver(
+                    forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
+                ) { [weak state] _ in DispatchQueue.global().async { state?.reload() } }
+            #endif
+            return state
+        }
+        self.init(state: state, durability: durability, fileURL: nil)
     }
 
     /// A store of its own that keeps values in memory and writes nothing to disk, for tests and
@@ -84,7 +91,8 @@ public struct DefaultsStore: Sendable {
     /// @UserDefault("onboarded", store: store) var onboarded = false
     /// ```
     public static func inMemory() -> DefaultsStore {
-        DefaultsStore(state: SuiteState(backend: MemoryBackend()), durability: .immediate, fileURL: nil)
+        DefaultsStore(
+            state: SuiteState(backend: MemoryBackend(), label: "memory"), durability: .immediate, fileURL: nil)
     }
 
     /// The same suite with writes made durable as `durability` says.

@@ -2,6 +2,10 @@
 struct MemoryBackend: StoreBackend {
     private let contents = Locked<[String: PropertyList]>([:])
 
+    func reload(onlyIfChanged: Bool) -> Reloaded {
+        .whole(contents.withLock { $0 })
+    }
+
     func load() -> SuiteContents {
         SuiteContents(values: contents.withLock { $0 }, problem: nil)
     }

@@ -11,6 +11,23 @@ struct PlistFileBackend: StoreBackend {
     let file: PlistFile
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
+    /// The file as this process last wrote it, so a reload can skip reading it back.
+    private let written = Locked<PlistFile.Identity?>(nil)
+
+    init(file: PlistFile, suiteName: String) {
+        self.file = file
+        self.suiteName = suiteName
+    }
+
+    func reload(onlyIfChanged: Bool) -> Reloaded {
+        if onlyIfChanged, let written = written.withLock({ $0 }), written == file.identity() {
+            return .unchanged
+        }
+        // A file that does not parse may be halfway through a plain UserDefaults rewrite:
+        // wait for the next change; a commit is what moves a corrupt file aside.
+        guard let values = try? file.read() else { return .unchanged }
+        return .whole(values)
+    }
 
     func load() -> SuiteContents {
         file.load()
@@ -22,6 +39,7 @@ struct PlistFileBackend: StoreBackend {
             var values = contents.values ?? [:]
             values.apply(changes, update)
             try file.replace(with: values)
+            written.withLock { $0 = file.identity() }
             contents.values = values
             // So plain reads in this process see the new file: with nothing of its own to write,
             // synchronize() only drops corelibs' cached copy. If plain writes are pending there,

@@ -7,6 +7,10 @@ protocol StoreBackend: Sendable {
     /// The stored object for `key`, for backends that do not load whole.
     func object(forKey key: String) -> PropertyList?
 
+    /// What the backend holds now, for ``SuiteState/reload(onlyIfChanged:)``. With
+    /// `onlyIfChanged`, a backend that can tell may answer `.unchanged` without reading.
+    func reload(onlyIfChanged: Bool) -> Reloaded
+
     /// Called with each write as it happens, under the suite's lock, for backends that others in
     /// the process read directly (a `UserDefaults` object).
     func writeThrough(key: String, object: PropertyList?)
@@ -30,6 +34,16 @@ struct SuiteContents {
     }
 
     static let unknown = SuiteContents(values: nil)
+}
+
+/// What a backend found when asked to reload.
+enum Reloaded {
+    /// The whole suite.
+    case whole([String: PropertyList])
+    /// Ask ``StoreBackend/object(forKey:)`` for each key again.
+    case perKey
+    /// Nothing changed since this process last wrote or read it.
+    case unchanged
 }
 
 /// A read-modify-write of one key, run by ``StoreBackend/commit(_:update:)`` on the freshest

@@ -12,6 +12,14 @@ struct UserDefaultsBackend: StoreBackend {
         .unknown
     }
 
+    func reload(onlyIfChanged: Bool) -> Reloaded {
+        #if !canImport(Darwin)
+            // With nothing of its own to write, this drops corelibs' cached copy of the file.
+            defaults.defaults.synchronize()
+        #endif
+        return .perKey
+    }
+
     func object(forKey key: String) -> PropertyList? {
         defaults.defaults.object(forKey: key).map(PropertyList.init)
     }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
+struct SlotChange: Sendable {
+    let key: String
+    let oldObject: PropertyList?
+    let newObject: PropertyList?
+    let origin: DefaultsKeyChange.Origin
+}
+
+/// The observers of one suite, and the serial queue that delivers changes to them in the
+/// order the changes were made.
+// @unchecked Sendable is sound: `entries` and `nextID` are only touched while holding `lock`;
+// `queue` is a serial DispatchQueue, itself thread-safe.
+final class SuiteObservers: @unchecked Sendable {
+    final class Entry: Sendable {
+        let id: UInt64
+        /// The keys observed, or `nil` for every key.
+        let keys: Set<String>?
+        let deliver: @Sendable (SlotChange) -> Void
+        private let active = Locked(true)
+
+        init(id: UInt64, keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) {
+            self.id = id
+            self.keys = keys
+            self.deliver = deliver
+        }
+
+        var isActive: Bool { active.withLock { $0 } }
+        func deactivate() { active.withLock { $0 = false } }
+    }
+
+    private let lock = NSLock()
+    private var entries: [UInt64: Entry] = [:]
+    private var nextID: UInt64 = 0
+    let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: "TypedDefaults.observers.\(label)")
+    }
+
+    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+    var count: Int { lock.withLock { entries.count } }
+
+    func add(keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {
+        lock.withLock {
+            nextID += 1
+            let entry = Entry(id: nextID, keys: keys, deliver: deliver)
+            entries[entry.id] = entry
+            return entry
+        }
+    }
+
+    /// Stops deliveries to `entry`, including any already queued.
+    func remove(_ entry: Entry) {
+        entry.deactivate()
+        lock.withLock { _ = entries.removeValue(forKey: entry.id) }
+    }
+
+    /// Queues `change` for every observer of its key. Called under the suite's lock, so the
+    /// queue receives changes in the order they were made.
+    func enqueue(_ change: SlotChange) {
+        let matching = lock.withLock { entries.values.filter { $0.keys?.contains(change.key) ?? true } }
+        guard !matching.isEmpty else { return }
+        queue.async {
+            for entry in matching where entry.isActive {
+                entry.deliver(change)
+            }
+        }
+    }
+
+    /// Queues a delivery to `entry` alone, after every change queued before it.
+    func enqueue(_ change: SlotChange, to entry: Entry) {
+        queue.async {
+            if entry.isActive { entry.deliver(change) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+extension UserDefault where Value: Sendable {
+    /// Calls `handler` with the old and new value after every change of the key: a write
+    /// through any handle of the suite, a reset, or a write by another process.
+    ///
+    /// ```swift
+    /// let observation = $theme.observe { change in
+    ///     print("theme: \(change.oldValue) → \(change.newValue)")
+    /// }
+    /// ```
+    ///
+    /// Each change is delivered once, in the order the changes were made, on a serial queue of
+    /// the suite's (not the thread that wrote). Keep the returned observation: callbacks stop
+    /// when it is cancelled or released. Keys containing `.` or `@` work like any other.
+    public func observe(_ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> DefaultsObservation {
+        let (key, decode) = (key, typedDecoder())
+        return store.state.addObserver(keys: [key]) { change in
+            handler(
+                DefaultsChange(
+                    key: key, oldValue: decode(change.oldObject), newValue: decode(change.newObject),
+                    origin: change.origin))
+        }
+    }
+
+    /// The current value, then the value after every change, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// Task {
+    ///     for await theme in $theme.values {
+    ///         apply(theme)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The observation ends when the iterating task is cancelled or the sequence is dropped.
+    public var values: AsyncStream<Value> {
+        let decode = typedDecoder()
+        return AsyncStream { continuation in
+            let observation = store.state.addObserver(keys: [key], initial: slot) { change in
+                continuation.yield(decode(change.newObject))
+            }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
+    /// Every change of the key with its old and new value, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in $volume.changes where change.origin == .otherProcess {
+    ///     print("another process set the volume to \(change.newValue)")
+    /// }
+    /// ```
+    public var changes: AsyncStream<DefaultsChange<Value>> {
+        AsyncStream { continuation in
+            let observation = observe { continuation.yield($0) }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
+    /// Decodes a stored object as the property reads it: the default when missing or unreadable.
+    private func typedDecoder() -> @Sendable (PropertyList?) -> Value {
+        let (key, defaultValue) = (key, defaultValue)
+        return { object in
+            guard let object, case .success(let value) = Conversion.decode(object, as: Value.self, key: key) else {
+                return defaultValue
+            }
+            return value
+        }
+    }
+}

@@ -47,10 +47,10 @@ struct DemoSettings {
     }
 
     /// One line per setting: key, value, and whether it is stored or the default.
-    var listing: [String] {
-        func line<Value>(_ wrapper: UserDefault<Value>) -> String {
+    var listing: [(key: String, line: String)] {
+        func line<Value>(_ wrapper: UserDefault<Value>) -> (key: String, line: String) {
             let source = wrapper.hasStoredValue ? "stored" : "default"
-            return "\(wrapper.key) = \(describe(wrapper.wrappedValue)) (\(source))"
+            return (wrapper.key, "\(wrapper.key) = \(describe(wrapper.wrappedValue)) (\(source))")
         }
         return [line($launchCount), line($userName), line($theme), line($windowLayout), line($recentFiles)]
     }

@@ -2,8 +2,10 @@ import Foundation
 import TypedDefaults
 
 // swift run settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
+// swift run settings-demo --watch
 //
 // Each run counts a launch and prints every setting; run it again to see them persisted.
+// With --watch it keeps running and prints each change as it happens, made by any process.
 
 let usage = """
     usage: settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
@@ -12,6 +14,7 @@ let usage = """
       --open PATH       add PATH to the recent files (five at most)
       --toggle-sidebar  show or hide the sidebar in the window layout
       --reset           remove every stored setting
+      --watch           keep running, printing each change (Ctrl-C to stop)
     """
 
 func exitWithUsage(_ problem: String) -> Never {
@@ -27,9 +30,17 @@ do {
 }
 let settings = DemoSettings(store: store)
 
+/// One line on standard output, at once, even when it is a pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
+
+var watching = false
 var arguments = CommandLine.arguments.dropFirst()[...]
 while let option = arguments.popFirst() {
     switch option {
+    case "--watch":
+        watching = true
     case "--reset":
         settings.resetAll()
         print("All settings reset to their defaults.")
@@ -56,8 +67,21 @@ while let option = arguments.popFirst() {
     }
 }
 
+if watching {
+    say("Watching suite \(DemoSettings.suiteName); change a setting from another terminal. Ctrl-C stops.")
+    for entry in settings.listing { say("  \(entry.line)") }
+    let keys = Set(settings.listing.map(\.key))
+    let observation = store.observe(keys: keys) { change in
+        let source = change.origin == .otherProcess ? "another process" : "this process"
+        for entry in settings.listing where entry.key == change.key {
+            say("changed by \(source): \(entry.line)")
+        }
+    }
+    withExtendedLifetime(observation) { dispatchMain() }
+}
+
 settings.launchCount += 1
 print("TypedDefaults demo, suite \(DemoSettings.suiteName)")
-for line in settings.listing {
-    print("  \(line)")
+for entry in settings.listing {
+    print("  \(entry.line)")
 }

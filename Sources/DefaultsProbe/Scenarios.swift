@@ -55,6 +55,9 @@ enum Scenario {
             // Loads the suite (meeting whatever file is there), then writes to it.
             say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")
             UserDefault(wrappedValue: "", "after", store: store).wrappedValue = "written"
+        case ("installID", _):
+            // A key whose first read stores its initial value: every process must see one ID.
+            say("installID \(store[.installID])")
         default:
             return false
         }
@@ -79,4 +82,9 @@ enum Scenario {
     private static func say(_ line: String) {
         FileHandle.standardOutput.write(Data("\(line)\n".utf8))
     }
+}
+
+extension DefaultsKeys {
+    /// Made anew in each process; only the first one read anywhere may be kept.
+    static let installID = DefaultsKey<UUID>("installID", initialValue: UUID())
 }

@@ -29,12 +29,14 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case corruptFile(path: String, preservedAt: String?, underlying: any Error)
     /// Changes could not be written to a suite's file; they are kept and retried on the next flush.
     case writeFailed(path: String, underlying: any Error)
+    /// Two ``DefaultsKey``s were declared with one name and different value types.
+    case keyTypeConflict(key: String, types: [String])
 
     /// The key the error is about, if it is about one.
     public var key: String? {
         switch self {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
-            .encodingFailed(let key, _):
+            .encodingFailed(let key, _), .keyTypeConflict(let key, _):
             key
         case .invalidSuiteName, .corruptFile, .writeFailed:
             nil
@@ -57,6 +59,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "\(path) does not parse (\(underlying)); "
                 + (preservedAt.map { "preserved as \($0), " } ?? "could not be moved aside, ")
                 + "the suite starts empty"
+        case .keyTypeConflict(let key, let types):
+            "key \"\(key)\" is declared with different value types: \(types.joined(separator: " and "))"
         case .writeFailed(let path, let underlying):
             "cannot write \(path): \(underlying); the changes are kept for the next flush"
         }

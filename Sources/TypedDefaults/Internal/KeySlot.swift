@@ -3,7 +3,9 @@
 /// Handles (`UserDefault` values and their copies) hold their slot, so a read goes straight to
 /// it without looking the key up.
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
-// while it holds its lock; `key` is immutable.
+// while it holds its lock; `key` is immutable. The callbacks' functions are not marked
+// @Sendable, but they capture only immutable values (a key, a default, rules, a @Sendable
+// body) and exist only for Sendable value types: `didSet` requires `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
     let key: String
     /// Whether `object` reflects the backend yet; a slot is filled on first use.
@@ -14,10 +16,28 @@
     var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
     @usableFromInline var decoded: AnyObject?
+    /// The `didSet` callbacks bound to the key, by the identity of their owner.
+    var callbacks: [ObjectIdentifier: SlotCallback] = [:]
 
     init(key: String) {
         self.key = key
     }
+
+    /// The callbacks whose owners are alive; the others are dropped.
+    func liveCallbacks() -> [SlotCallback] {
+        guard !callbacks.isEmpty else { return [] }
+        callbacks = callbacks.filter { $0.value.owner != nil }
+        return callbacks.values.sorted { $0.order < $1.order }
+    }
+}
+
+/// A `didSet` callback bound to a slot. The slot holds its owner weakly: the keys and wrappers
+/// that declare the callback keep it alive, and once they are gone it is dropped.
+struct SlotCallback {
+    weak var owner: AnyObject?
+    /// When it was bound, so callbacks run in the order they were declared.
+    let order: UInt64
+    let call: (SlotChange) -> Void
 }
 
 /// The result of decoding a slot's object as `Value`, cached until the slot changes.

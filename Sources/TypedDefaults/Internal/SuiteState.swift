@@ -9,10 +9,10 @@ import Foundation
 // and every slot's fields, are only touched while holding `lock`; `flushLock` serializes
 // commits; the backend and the observers are Sendable.
 //
-// Problems met while a lock is held (a corrupt file found on loading) are collected in a list
-// local to the call and reported by it once it holds no lock, so that an error handler that
-// uses the same suite cannot deadlock, and the error reaches the handler on the thread whose
-// call met it.
+// Problems met while a lock is held (a corrupt file found on loading), and `didSet` callbacks
+// due, are collected in an `AfterUnlock` local to the call and handled by it once it holds no
+// lock, so that an error handler or callback that uses the same suite cannot deadlock, and each
+// runs on the thread whose call met it.
 @usableFromInline final class SuiteState: @unchecked Sendable {
     let backend: any StoreBackend
     @usableFromInline let lock = NSLock()
@@ -24,6 +24,7 @@ import Foundation
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
     private var flushScheduled = false
+    private var nextCallbackOrder: UInt64 = 0
     /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
     let observers: SuiteObservers
 
@@ -35,6 +36,26 @@ import Foundation
     /// The slot for `key`, created on first use and shared from then on.
     func slot(for key: String) -> KeySlot {
         lock.withLock { slotLocked(for: key) }
+    }
+
+    /// Binds `didSet` callbacks to `slot`, each once however often its owner binds it: they run
+    /// after every change of the key, on the thread that made it, once no lock is held.
+    /// `replacing` swaps the function of a callback bound before, keeping its place in the order.
+    func bind(
+        _ callbacks: [(owner: AnyObject, call: (SlotChange) -> Void)], to slot: KeySlot, replacing: Bool
+    ) {
+        guard !callbacks.isEmpty else { return }
+        lock.withLock {
+            for (owner, call) in callbacks {
+                let id = ObjectIdentifier(owner)
+                if let bound = slot.callbacks[id], bound.owner != nil {
+                    if replacing { slot.callbacks[id] = SlotCallback(owner: owner, order: bound.order, call: call) }
+                } else {
+                    nextCallbackOrder += 1
+                    slot.callbacks[id] = SlotCallback(owner: owner, order: nextCallbackOrder, call: call)
+                }
+            }
+        }
     }
 
     /// The outcome of a read.
@@ -61,14 +82,14 @@ import Foundation
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         lock.lock()
         if let cached = slot.decoded as? DecodedValue<Value> {
             lock.unlock()
             return .cached(cached.result)
         }
-        let object = loadedObject(slot, &problems)
+        let object = loadedObject(slot, &after)
         let generation = slot.generation
         lock.unlock()
 
@@ -82,18 +103,18 @@ import Foundation
 
     /// Whether anything is stored under the slot's key.
     func hasObject(_ slot: KeySlot) -> Bool {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
-        return lock.withLock { loadedObject(slot, &problems) != nil }
+        var after = AfterUnlock()
+        defer { after.run() }
+        return lock.withLock { loadedObject(slot, &after) != nil }
     }
 
     /// Stores `object` (`nil` removes the key), caching `value` as its decode, and arranges for
     /// the change to become durable as `durability` says.
     func write<Value>(_ object: PropertyList?, decoded value: Value, to slot: KeySlot, durability: Durability) {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         lock.lock()
-        change(slot, to: object, origin: .thisProcess, &problems)
+        change(slot, to: object, origin: .thisProcess, &after)
         if object != nil { slot.decoded = DecodedValue<Value>(.success(value)) }
         pending[slot.key] = .some(object)
         backend.writeThrough(key: slot.key, object: object)
@@ -113,8 +134,8 @@ import Foundation
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file.
     func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
@@ -126,26 +147,28 @@ import Foundation
         do {
             let contents = try backend.commit(changes, update: update)
             lock.withLock {
-                refresh(from: contents, &problems)
-                if contents.values == nil { change(slot, to: updated, origin: .thisProcess, &problems) }
+                // This process's update first, so taking in the file does not mistake it for
+                // another process's change.
+                change(slot, to: updated, origin: .thisProcess, &after)
+                refresh(from: contents, &after)
             }
         } catch {
             restore(changes)
-            problems.append(error)
+            after.report(error)
         }
     }
 
     /// Commits every pending change to the backend.
     func flush() throws(DefaultsError) {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         flushLock.lock()
         defer { flushLock.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
         do {
             let contents = try backend.commit(changes, update: nil)
-            lock.withLock { refresh(from: contents, &problems) }
+            lock.withLock { refresh(from: contents, &after) }
         } catch {
             restore(changes)
             throw error
@@ -157,14 +180,14 @@ import Foundation
     func addObserver(
         keys: Set<String>?, initial: KeySlot? = nil, deliver: @escaping @Sendable (SlotChange) -> Void
     ) -> DefaultsObservation {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         return lock.withLock {
             // Loaded now, so the first change can name the old value.
-            for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &problems) }
+            for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &after) }
             let entry = observers.add(keys: keys, deliver: deliver)
             if let initial {
-                let current = loadedObject(initial, &problems)
+                let current = loadedObject(initial, &after)
                 observers.enqueue(
                     SlotChange(key: initial.key, oldObject: current, newObject: current, origin: .thisProcess),
                     to: entry)
@@ -177,8 +200,8 @@ import Foundation
     /// since, take the new objects and their observers are told. With `onlyIfChanged` (the file
     /// watcher), a file this process wrote last is not read again.
     func reload(onlyIfChanged: Bool = false) {
-        var problems: [DefaultsError] = []
-        defer { problems.forEach(DefaultsError.report) }
+        var after = AfterUnlock()
+        defer { after.run() }
         // A suite not loaded yet has nothing to refresh; its first read will see the file as it
         // is then (a watcher catching a file halfway written must not stand in for that read).
         if onlyIfChanged, !lock.withLock({ hasLoaded }) { return }
@@ -188,12 +211,12 @@ import Foundation
             lock.withLock {
                 switch contents {
                 case .whole(let values):
-                    takeIn(values, origin: .otherProcess, &problems)
+                    takeIn(values, origin: .otherProcess, &after)
                 case .perKey:
                     for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
                         let current = backend.object(forKey: key)
                         if !PropertyList.same(slot.object, current) {
-                            change(slot, to: current, origin: .otherProcess, &problems)
+                            change(slot, to: current, origin: .otherProcess, &after)
                         }
                     }
                 case .unchanged:
@@ -222,12 +245,12 @@ import Foundation
     }
 
     /// The slot's object, fetched from the backend on first use.
-    private func loadedObject(_ slot: KeySlot, _ problems: inout [DefaultsError]) -> PropertyList? {
+    private func loadedObject(_ slot: KeySlot, _ after: inout AfterUnlock) -> PropertyList? {
         if !slot.isLoaded {
             if !hasLoaded {
                 let contents = backend.load()
                 stored = contents.values
-                problems += contents.problem.map { [$0] } ?? []
+                after.report(contents.problem)
                 hasLoaded = true
             }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
@@ -236,19 +259,22 @@ import Foundation
         return slot.object
     }
 
-    /// The one place a slot's object changes; observers of the key hear of it, in order.
+    /// The one place a slot's object changes; observers of the key hear of it, in order, and its
+    /// `didSet` callbacks run once the lock is released.
     private func change(
-        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsKeyChange.Origin, _ problems: inout [DefaultsError]
+        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsKeyChange.Origin, _ after: inout AfterUnlock
     ) {
         let hasObservers = !observers.isEmpty
-        let old = hasObservers ? loadedObject(slot, &problems) : nil
+        let callbacks = slot.liveCallbacks()
+        let old = hasObservers || !callbacks.isEmpty ? loadedObject(slot, &after) : nil
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
         slot.decoded = nil
-        if hasObservers {
-            observers.enqueue(SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin))
-        }
+        guard hasObservers || !callbacks.isEmpty else { return }
+        let change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
+        if hasObservers { observers.enqueue(change) }
+        after.call(callbacks, with: change)
     }
 
     /// Whether and when to flush after a write: `nil` when a flush is already due, `.some(nil)`
@@ -287,21 +313,21 @@ import Foundation
 
     /// Takes in the contents a commit found and wrote: keys changed by another process since
     /// this one loaded them, and not written here since, get the new object.
-    private func refresh(from committed: SuiteContents, _ problems: inout [DefaultsError]) {
-        problems += committed.problem.map { [$0] } ?? []
-        if let contents = committed.values { takeIn(contents, origin: .otherProcess, &problems) }
+    private func refresh(from committed: SuiteContents, _ after: inout AfterUnlock) {
+        after.report(committed.problem)
+        if let contents = committed.values { takeIn(contents, origin: .otherProcess, &after) }
     }
 
     /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
     /// written here since, change to them.
     private func takeIn(
-        _ contents: [String: PropertyList], origin: DefaultsKeyChange.Origin, _ problems: inout [DefaultsError]
+        _ contents: [String: PropertyList], origin: DefaultsKeyChange.Origin, _ after: inout AfterUnlock
     ) {
         stored = contents
         hasLoaded = true
         for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
             let current = contents[key]
-            if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &problems) }
+            if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
         }
     }
 }

@@ -55,15 +55,4 @@ extension UserDefault where Value: Sendable {
             continuation.onTermination = { _ in observation.cancel() }
         }
     }
-
-    /// Decodes a stored object as the property reads it: the default when missing or unreadable.
-    private func typedDecoder() -> @Sendable (PropertyList?) -> Value {
-        let (key, defaultValue) = (key, defaultValue)
-        return { object in
-            guard let object, case .success(let value) = Conversion.decode(object, as: Value.self, key: key) else {
-                return defaultValue
-            }
-            return value
-        }
-    }
 }

@@ -33,6 +33,11 @@ struct PlistFileBackend: StoreBackend {
         file.load()
     }
 
+    /// corelibs keeps one registration domain for the process: every suite's readers see it.
+    func register(_ defaults: [String: PropertyList]) {
+        UserDefaults(suiteName: suiteName)?.register(defaults: defaults.mapValues(\.object))
+    }
+
     func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock { () throws(DefaultsError) in
             var contents = file.readMovingCorruptAside()

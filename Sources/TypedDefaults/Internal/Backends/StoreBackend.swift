@@ -19,6 +19,9 @@ protocol StoreBackend: Sendable {
     /// cross-process lock where the backend has one. Returns the suite's whole contents after
     /// the commit when the backend knows them.
     func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents
+
+    /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
+    func register(_ defaults: [String: PropertyList])
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
@@ -57,6 +60,7 @@ struct KeyUpdate {
 extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
     func writeThrough(key: String, object: PropertyList?) {}
+    func register(_ defaults: [String: PropertyList]) {}
 }
 
 extension Dictionary where Key == String, Value == PropertyList {

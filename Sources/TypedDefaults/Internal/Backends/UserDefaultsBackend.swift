@@ -33,6 +33,10 @@ struct UserDefaultsBackend: StoreBackend {
         }
     }
 
+    func register(_ defaults: [String: PropertyList]) {
+        self.defaults.defaults.register(defaults: defaults.mapValues(\.object))
+    }
+
     func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> SuiteContents {
         if let update {
             writeThrough(key: update.key, object: update.transform(object(forKey: update.key)))

@@ -1,0 +1,26 @@
+/// What a call met while holding a suite's locks, to be done once it holds none: errors to
+/// report and `didSet` callbacks to run.
+///
+/// Both run user code (the error handler, the callback), which may well read or write the same
+/// suite; run under the lock, that would deadlock. Each call keeps one of these on its stack and
+/// runs it on the way out, on its own thread.
+struct AfterUnlock {
+    private var errors: [DefaultsError] = []
+    private var calls: [(callback: SlotCallback, change: SlotChange)] = []
+
+    mutating func report(_ error: DefaultsError?) {
+        if let error { errors.append(error) }
+    }
+
+    mutating func call(_ callbacks: [SlotCallback], with change: SlotChange) {
+        calls += callbacks.map { ($0, change) }
+    }
+
+    /// Reports the errors, then runs the callbacks in the order the changes were made.
+    func run() {
+        errors.forEach(DefaultsError.report)
+        for (callback, change) in calls {
+            callback.call(change)
+        }
+    }
+}

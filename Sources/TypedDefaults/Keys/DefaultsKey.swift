@@ -1,0 +1,160 @@
+/// A key declared once with its value type, its default, its rules and its callbacks.
+///
+/// ```swift
+/// extension DefaultsKeys {
+///     static let launchCount = DefaultsKey<Int>("launchCount", default: 0)
+///     static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1)
+///     static let installDate = DefaultsKey<Date>("installDate", initialValue: Date())
+///     static let greeting = DefaultsKey<String>("greeting", dynamicDefault: { "Good \(partOfDay())" })
+/// }
+///
+/// @UserDefault(.launchCount) var launchCount
+/// store[.volume] = 0.8
+/// ```
+///
+/// Three kinds of default, each explicit:
+/// - `default:` a **fallback**, returned while nothing is stored and never written, so a later
+///   version of your program can change it. ``DefaultsStore/register(_:)`` can also show it to
+///   plain `UserDefaults` readers.
+/// - `dynamicDefault:` a fallback **computed on every read** that finds nothing stored.
+/// - `initialValue:` **stored by the first read** that finds nothing stored, so it stays fixed
+///   from then on, across restarts and in every process (an install date, a generated
+///   identifier).
+///
+/// Reading or writing a key with a value of another type does not compile. Declaring one name
+/// twice with different value types is reported to ``DefaultsError/handler`` as
+/// ``DefaultsError/keyTypeConflict(key:types:)`` when the second key is made.
+// @unchecked Sendable is sound: every stored property is a `let` of a Sendable type (`Value` is
+// Sendable, and so are the default, the rules and the callbacks); the superclass has none.
+public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: DefaultsKeys, @unchecked Sendable {
+    /// The name the value is stored under.
+    public let name: String
+    let defaultSource: DefaultSource<Value>
+    let rules: [DefaultsRule<Value>]
+    let didSetHandlers: [DidSetHandler<Value>]
+
+    private init(
+        name: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
+        didSetHandlers: [DidSetHandler<Value>]
+    ) {
+        self.name = name
+        self.defaultSource = defaultSource
+        self.rules = rules
+        self.didSetHandlers = didSetHandlers
+        super.init()
+        KeyRegistry.register(name: name, type: Value.self)
+    }
+
+    /// A key whose default is a fallback: read while nothing is stored, never written.
+    ///
+    /// ```swift
+    /// static let theme = DefaultsKey<Theme>("theme", default: .system)
+    /// ```
+    public convenience init(_ name: String, default defaultValue: Value) {
+        self.init(name: name, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [])
+    }
+
+    /// A key whose default is computed by `makeDefault` on each read that finds nothing stored.
+    ///
+    /// ```swift
+    /// static let deadline = DefaultsKey<Date>("deadline", dynamicDefault: { Date() + 3600 })
+    /// ```
+    public convenience init(_ name: String, dynamicDefault makeDefault: @escaping @Sendable () -> Value) {
+        self.init(name: name, defaultSource: .dynamic(makeDefault), rules: [], didSetHandlers: [])
+    }
+
+    /// A key whose first read, finding nothing stored, stores `initialValue` and returns it.
+    ///
+    /// ```swift
+    /// static let installID = DefaultsKey<UUID>("installID", initialValue: UUID())
+    /// ```
+    ///
+    /// The value is stored atomically: when two processes read the key for the first time at
+    /// once, both end up with the one that was stored first. Stored data that cannot be read is
+    /// never replaced by it.
+    public convenience init(_ name: String, initialValue: Value) {
+        self.init(name: name, defaultSource: .initial(initialValue), rules: [], didSetHandlers: [])
+    }
+
+    /// An optional key whose default is `nil`.
+    ///
+    /// ```swift
+    /// static let myTeam = DefaultsKey<NFLTeam?>("myNFLTeam")
+    /// ```
+    public convenience init(_ name: String) where Value: ExpressibleByNilLiteral {
+        self.init(name, default: nil)
+    }
+
+    /// The default, as a read that finds nothing stored would return it now (before rules).
+    public var defaultValue: Value {
+        defaultSource.value
+    }
+
+    /// The same key with `rule` applied after the existing rules.
+    ///
+    /// ```swift
+    /// static let port = DefaultsKey<Int>("port", default: 8080).adding(.validate { $0 > 0 })
+    /// ```
+    public func adding(_ rule: DefaultsRule<Value>) -> DefaultsKey<Value> {
+        DefaultsKey(name: name, defaultSource: defaultSource, rules: rules + [rule], didSetHandlers: didSetHandlers)
+    }
+
+    /// The same key with a callback run after every change of its value in a store where the
+    /// key is used: a write through any handle (a property declared with this key or with its
+    /// name, a subscript, another copy), a reset, or a write by another process.
+    ///
+    /// ```swift
+    /// static let theme = DefaultsKey<Theme>("theme", default: .system).didSet { new, old in
+    ///     print("theme changed from \(old) to \(new)")
+    /// }
+    /// ```
+    ///
+    /// The callback runs on the thread that made the change, right after it, with no lock held,
+    /// so it may read and write settings. A reset passes the default as the new value. Values
+    /// are passed as a read sees them: rules applied, and the default for a value not stored or
+    /// unreadable. It applies in a store from the first time the key is used there (by a
+    /// property, a subscript or ``DefaultsStore/register(_:)``).
+    public func didSet(_ body: @escaping @Sendable (_ newValue: Value, _ oldValue: Value) -> Void) -> DefaultsKey<Value>
+    {
+        DefaultsKey(
+            name: name, defaultSource: defaultSource, rules: rules,
+            didSetHandlers: didSetHandlers + [DidSetHandler(body)])
+    }
+}
+
+extension DefaultsKey: DefaultsRuleChaining {}
+
+/// Where a default comes from: a fixed fallback, a closure called on each read, or an initial
+/// value that the first read stores.
+enum DefaultSource<Value> {
+    case fallback(Value)
+    case dynamic(@Sendable () -> Value)
+    case initial(Value)
+
+    var value: Value {
+        switch self {
+        case .fallback(let value), .initial(let value): value
+        case .dynamic(let make): make()
+        }
+    }
+
+    /// The one value of a default that is not computed on each read.
+    var fixedValue: Value? {
+        switch self {
+        case .fallback(let value), .initial(let value): value
+        case .dynamic: nil
+        }
+    }
+}
+
+extension DefaultSource: Sendable where Value: Sendable {}
+
+/// A `didSet` callback, shared by every copy of the key or property that declares it; its
+/// identity is what binds it to a store's key once.
+final class DidSetHandler<Value>: Sendable {
+    let body: @Sendable (_ newValue: Value, _ oldValue: Value) -> Void
+
+    init(_ body: @escaping @Sendable (_ newValue: Value, _ oldValue: Value) -> Void) {
+        self.body = body
+    }
+}

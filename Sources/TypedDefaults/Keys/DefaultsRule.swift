@@ -1,0 +1,124 @@
+/// A rule a value must satisfy, applied on every read and write of a key or property.
+///
+/// Rules apply in the order they were added: on reads, to what is stored (or the default); on
+/// writes, to what is assigned, before it is stored. A value that a rule rejects is replaced,
+/// never stored as it is, and a stored value that breaks a rule (written by an older version
+/// of your program, or by another one) is corrected on read, while the stored data stays as it
+/// is until you write.
+///
+/// ```swift
+/// extension DefaultsKeys {
+///     static let volume = DefaultsKey<Int>("volume", default: 5)
+///         .clamped(to: 0...10)
+///         .ensure(when: { $0 == 7 }, use: 8)
+///     static let nickname = DefaultsKey<String?>("nickname").whenNil(use: "friend")
+///     static let port = DefaultsKey<Int>("port", default: 8080).validate { (1...65535).contains($0) }
+/// }
+///
+/// struct Downloads {
+///     @UserDefault var retries: Int
+///     init() { _retries = UserDefault(wrappedValue: 3, "retries").clamped(to: 0...5) }
+/// }
+/// ```
+public struct DefaultsRule<Value>: Sendable {
+    /// Returns the value to use in place of `value`; `defaultValue` is the key's default.
+    let apply: @Sendable (_ value: Value, _ defaultValue: Value) -> Value
+
+    /// A rule from a function of the value and the key's default.
+    ///
+    /// ```swift
+    /// let even = DefaultsRule<Int> { value, _ in value - value % 2 }
+    /// ```
+    public init(_ apply: @escaping @Sendable (_ value: Value, _ defaultValue: Value) -> Value) {
+        self.apply = apply
+    }
+}
+
+extension DefaultsRule where Value: Sendable {
+    /// Replaces a value for which `condition` holds with `replacement`.
+    public static func ensure(when condition: @escaping @Sendable (Value) -> Bool, use replacement: Value) -> Self {
+        Self { value, _ in condition(value) ? replacement : value }
+    }
+
+    /// Replaces a value that `isValid` rejects with the default.
+    public static func validate(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
+        Self { value, defaultValue in isValid(value) ? value : defaultValue }
+    }
+
+    /// Brings a value outside `range` to the nearer bound. A floating-point NaN, which lies
+    /// outside every range, becomes the lower bound.
+    public static func clamped(to range: ClosedRange<Value>) -> Self where Value: Comparable {
+        Self { value, _ in
+            guard range.contains(value) else { return value > range.upperBound ? range.upperBound : range.lowerBound }
+            return value
+        }
+    }
+
+    /// Replaces `nil` with `replacement`.
+    public static func whenNil<Wrapped: Sendable>(use replacement: Wrapped) -> Self where Value == Wrapped? {
+        Self { value, _ in value ?? replacement }
+    }
+}
+
+extension Array {
+    /// Applies rules in order.
+    func applied<Value>(to value: Value, defaultValue: @autoclosure () -> Value) -> Value
+    where Element == DefaultsRule<Value> {
+        guard !isEmpty else { return value }
+        let defaultValue = defaultValue()
+        return reduce(value) { value, rule in rule.apply(value, defaultValue) }
+    }
+}
+
+/// Keys and properties that take rules, chained: `.clamped(to:)`, `.validate(_:)`,
+/// `.ensure(when:use:)`, `.whenNil(use:)`, or any ``DefaultsRule`` with `adding(_:)`.
+///
+/// ```swift
+/// static let volume = DefaultsKey<Int>("volume", default: 5).clamped(to: 0...10)
+/// ```
+public protocol DefaultsRuleChaining {
+    /// The type of the value the rules apply to.
+    associatedtype Value
+
+    /// The same key or property with `rule` applied after the existing rules.
+    func adding(_ rule: DefaultsRule<Value>) -> Self
+}
+
+extension DefaultsRuleChaining where Value: Sendable {
+    /// Adds ``DefaultsRule/ensure(when:use:)``: a value for which `condition` holds becomes
+    /// `replacement`.
+    ///
+    /// ```swift
+    /// static let volume = DefaultsKey<Int>("volume", default: 5).ensure(when: { $0 == 7 }, use: 8)
+    /// ```
+    public func ensure(when condition: @escaping @Sendable (Value) -> Bool, use replacement: Value) -> Self {
+        adding(.ensure(when: condition, use: replacement))
+    }
+
+    /// Adds ``DefaultsRule/validate(_:)``: a value `isValid` rejects becomes the default.
+    ///
+    /// ```swift
+    /// static let port = DefaultsKey<Int>("port", default: 8080).validate { (1...65535).contains($0) }
+    /// ```
+    public func validate(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
+        adding(.validate(isValid))
+    }
+
+    /// Adds ``DefaultsRule/clamped(to:)``: a value outside `range` becomes the nearer bound.
+    ///
+    /// ```swift
+    /// static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1)
+    /// ```
+    public func clamped(to range: ClosedRange<Value>) -> Self where Value: Comparable {
+        adding(.clamped(to: range))
+    }
+
+    /// Adds ``DefaultsRule/whenNil(use:)``: `nil` becomes `replacement`.
+    ///
+    /// ```swift
+    /// static let nickname = DefaultsKey<String?>("nickname").whenNil(use: "friend")
+    /// ```
+    public func whenNil<Wrapped: Sendable>(use replacement: Wrapped) -> Self where Value == Wrapped? {
+        adding(.whenNil(use: replacement))
+    }
+}

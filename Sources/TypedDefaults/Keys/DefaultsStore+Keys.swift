@@ -1,0 +1,75 @@
+import Foundation
+
+extension DefaultsStore {
+    /// The value of a typed key, read and written like a dictionary's.
+    ///
+    /// ```swift
+    /// store[.launchCount] += 1
+    /// let team = store[.myTeam]
+    /// store[.theme] = .dark
+    /// ```
+    ///
+    /// The same as a ``UserDefault`` declared with the key: its default, rules and callbacks
+    /// apply, and a read never fails. `+=` is a read and then a write; use ``update(_:_:)`` when
+    /// another thread or process may change the key in between.
+    public subscript<Value>(key: DefaultsKey<Value>) -> Value {
+        get { UserDefault(key, store: self).wrappedValue }
+        nonmutating set { UserDefault(key, store: self).wrappedValue = newValue }
+    }
+
+    /// Changes a key's value atomically, as ``UserDefault/update(_:)`` does.
+    ///
+    /// ```swift
+    /// store.update(.launchCount) { $0 += 1 }
+    /// ```
+    public func update<Value>(_ key: DefaultsKey<Value>, _ body: (inout Value) -> Void) {
+        UserDefault(key, store: self).update(body)
+    }
+
+    /// Removes a key's stored value, so its default shows again.
+    ///
+    /// ```swift
+    /// store.reset(.theme)
+    /// ```
+    public func reset<Value>(_ key: DefaultsKey<Value>) {
+        UserDefault(key, store: self).reset()
+    }
+
+    /// Registers the keys' defaults with `UserDefaults`, so that plain `UserDefaults` readers
+    /// of the suite see them while nothing is stored.
+    ///
+    /// ```swift
+    /// try DefaultsStore.standard.register(.launchCount, .theme)
+    /// UserDefaults.standard.string(forKey: "theme")   // "system"
+    /// ```
+    ///
+    /// Registering is optional: TypedDefaults itself always falls back to a key's default, and
+    /// nothing is written to disk. A registered default is the key's default with its rules
+    /// applied; a key declared with `initialValue:` registers its initial value. Registration
+    /// lasts until the process ends. On Linux `UserDefaults` keeps one registration domain for
+    /// the whole process, so plain readers of *every* suite see the registered values; on Apple
+    /// platforms it is the domain of the store's `UserDefaults` object. An in-memory store has
+    /// no plain readers and registers nothing.
+    ///
+    /// - Throws: ``DefaultsError/encodingFailed(key:underlying:)`` for a key whose default
+    ///   cannot be encoded, or one declared with `dynamicDefault:`, which has no one value to
+    ///   register. Nothing is registered then.
+    public func register<each Value>(_ keys: repeat DefaultsKey<each Value>) throws(DefaultsError) {
+        var objects: [String: PropertyList] = [:]
+        for key in repeat each keys {
+            let property = UserDefault(key, store: self)
+            guard let value = key.defaultSource.fixedValue else {
+                throw .encodingFailed(key: key.name, underlying: DynamicDefaultNotRegistrable())
+            }
+            objects[key.name] = try Conversion.encode(property.applyingRules(to: value), key: key.name).get()
+        }
+        state.backend.register(objects)
+    }
+}
+
+/// A default computed on each read cannot be registered: it has no one value.
+struct DynamicDefaultNotRegistrable: Error, CustomStringConvertible {
+    var description: String {
+        "the default is computed on each read (dynamicDefault:), so it has no one value to register"
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+enum NFLTeam: String, Codable, DefaultsValueConvertible { case bills, jets, dolphins, patriots }
+
+/// JSON has no NaN, so a gauge at NaN cannot be encoded.
+struct Gauge: Codable, Equatable, DefaultsValueConvertible { var level: Double }
+
+struct Roster: Codable, Equatable, DefaultsValueConvertible {
+    var team: NFLTeam
+    var players: [String]
+}
+
+// Key names are process-wide (a name declared with two types is reported), so every test
+// declares keys of its own.
+extension DefaultsKeys {
+    static let preferredName = DefaultsKey<String>("keys.preferredName", default: "Bobbie Wasabi")
+    static let launchCount = DefaultsKey<Int>("keys.launchCount", default: 0)
+    static let myTeam = DefaultsKey<NFLTeam?>("keys.myNFLTeam")
+    static let roster = DefaultsKey<Roster>("keys.roster", default: Roster(team: .bills, players: []))
+    static let fallbackOnly = DefaultsKey<Int>("keys.fallbackOnly", default: 5)
+    static let initialStamp = DefaultsKey<Int>("keys.initialStamp", initialValue: 41).clamped(to: 0...40)
+    static let initialMissing = DefaultsKey<Date>("keys.initialMissing", initialValue: Date())
+    static let initialCorrupt = DefaultsKey<Int>("keys.initialCorrupt", initialValue: 1)
+    static let registered = DefaultsKey<String>("keys.registered", default: "registered default")
+    static let registeredCount = DefaultsKey<Int>("keys.registeredCount", initialValue: 3)
+    static let unregistrable = DefaultsKey<Double>("keys.unregistrable", dynamicDefault: { 1 })
+    static let unencodable = DefaultsKey<Gauge>("keys.unencodable", default: Gauge(level: .nan))
+    static let notRegistered = DefaultsKey<String>("keys.notRegistered", default: "not registered")
+}
+
+/// Counts calls, from any thread.
+final class Counter: @unchecked Sendable {  // `count` only under `lock`
+    private let lock = NSLock()
+    private var count = 0
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+    var value: Int { lock.withLock { count } }
+}
+
+@Suite struct KeyTests {
+    @Test func snippetFromTheIssueCompilesAndWorks() {
+        let store = DefaultsStore.inMemory()
+        @UserDefault(.preferredName, store: store) var preferredName
+        #expect(preferredName == "Bobbie Wasabi")
+        store[.launchCount] += 1
+        store[.launchCount] += 1
+        #expect(store[.launchCount] == 2)
+        let team = store[.myTeam]
+        #expect(team == nil)
+        store[.myTeam] = .bills
+        #expect(store[.myTeam] == .bills)
+
+        preferredName = "Ada"
+        #expect(store[.preferredName] == "Ada")
+        store[.preferredName] = "Grace"
+        #expect(preferredName == "Grace")
+        #expect($preferredName.key == "keys.preferredName")
+    }
+
+    @Test func keysAreStaticAndSendable() async {
+        let store = DefaultsStore.inMemory()
+        let key: DefaultsKey<Int> = .launchCount
+        let fromTask = await Task.detached { () -> Int in
+            store[key] = 9
+            return store[key]
+        }.value
+        #expect(fromTask == 9)
+        #expect(store[.launchCount] == 9)
+    }
+
+    @Test func codableValuesThroughKeys() throws {
+        let suite = try TestSuite()
+        suite.store[.roster] = Roster(team: .jets, players: ["Ada", "Grace"])
+        #expect(suite.store[.roster] == Roster(team: .jets, players: ["Ada", "Grace"]))
+        #expect(
+            try suite.flushedObject(forKey: "keys.roster") as? String == #"{"players":["Ada","Grace"],"team":"jets"}"#)
+        suite.store.reset(.roster)
+        #expect(suite.store[.roster] == Roster(team: .bills, players: []))
+    }
+
+    @Test func updateThroughAKeyIsAtomic() {
+        let store = DefaultsStore.inMemory()
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in store.update(.launchCount) { $0 += 1 } }
+        #expect(store[.launchCount] == 200)
+    }
+
+    @Test func oneNameWithTwoTypesIsReported() {
+        let (keys, reported) = ReportedErrors.during {
+            (
+                DefaultsKey<Int>("keys.conflicting", default: 1),
+                DefaultsKey<Int>("keys.conflicting", default: 2),
+                DefaultsKey<String>("keys.conflicting", default: "one")
+            )
+        }
+        #expect(keys.2.name == "keys.conflicting")
+        #expect(reported.count == 1, "the same type twice is no conflict; another type is")
+        guard case .keyTypeConflict(let key, let types)? = reported.first else {
+            Issue.record("expected a key type conflict, got \(reported)")
+            return
+        }
+        #expect(key == "keys.conflicting")
+        #expect(types == ["Swift.Int", "Swift.String"])
+    }
+
+    @Test func anOptionalAndItsWrappedTypeConflict() {
+        let (_, reported) = ReportedErrors.during {
+            _ = DefaultsKey<Int>("keys.optionalConflict", default: 1)
+            _ = DefaultsKey<Int?>("keys.optionalConflict")
+        }
+        #expect(reported.map(\.key) == ["keys.optionalConflict"])
+    }
+
+    // MARK: The three kinds of default
+
+    @Test func aFallbackIsNeverWritten() throws {
+        let suite = try TestSuite()
+        #expect(suite.store[.fallbackOnly] == 5)
+        #expect(UserDefault(.fallbackOnly, store: suite.store).hasStoredValue == false)
+        #expect(try suite.flushedObject(forKey: "keys.fallbackOnly") == nil)
+    }
+
+    @Test func aDynamicDefaultIsComputedOnEveryRead() {
+        let store = DefaultsStore.inMemory()
+        let calls = Counter()
+        let key = DefaultsKey<Int>("keys.dynamic", dynamicDefault: { calls.next() * 10 })
+        let property = UserDefault(key, store: store)
+        let first = property.wrappedValue
+        let second = property.wrappedValue
+        #expect(second > first, "computed again: \(first), \(second)")
+        #expect(!property.hasStoredValue)
+        property.wrappedValue = 7
+        let callsBefore = calls.value
+        #expect(property.wrappedValue == 7)
+        #expect(calls.value == callsBefore, "not computed while a value is stored")
+        property.reset()
+        #expect(property.wrappedValue > 7)
+    }
+
+    @Test func anInitialValueIsStoredByTheFirstReadWithItsRules() throws {
+        let suite = try TestSuite()
+        let property = UserDefault(.initialStamp, store: suite.store)
+        #expect(!property.hasStoredValue)
+        #expect(property.wrappedValue == 40, "the rules apply to the initial value")
+        #expect(property.hasStoredValue)
+        #expect(try suite.flushedObject(forKey: "keys.initialStamp") as? Int == 40)
+        property.wrappedValue = 7
+        #expect(suite.store[.initialStamp] == 7)
+    }
+
+    @Test func anInitialValueStaysFixedOnceStored() {
+        let store = DefaultsStore.inMemory()
+        let first = store[.initialMissing]
+        #expect(UserDefault(.initialMissing, store: store).hasStoredValue)
+        let other = UserDefault(wrappedValue: Date.distantPast, "keys.initialMissing", store: store)
+        #expect(other.wrappedValue == first, "stored, so every handle sees it")
+    }
+
+    @Test func anInitialValueIsStoredOnceAcrossThreads() {
+        let store = DefaultsStore.inMemory()
+        let key = DefaultsKey<UUID>("keys.initialThreads", initialValue: UUID())
+        let seen = Collected<UUID>()
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in seen.append(UserDefault(key, store: store).wrappedValue)
+        }
+        #expect(Set(seen.all) == [key.defaultValue])
+    }
+
+    @Test func anInitialValueNeverReplacesUnreadableData() throws {
+        let suite = try TestSuite()
+        suite.plant("not a number", forKey: "keys.initialCorrupt")
+        let before = try suite.fileBytes()
+        let (value, reported) = ReportedErrors.during { suite.store[.initialCorrupt] }
+        #expect(value == 1)
+        #expect(reported.count == 1)
+        #expect(try suite.fileBytes() == before, "stored data changed")
+        #expect(throws: DefaultsError.self) { try UserDefault(.initialCorrupt, store: suite.store).load() }
+    }
+
+    @Test func eachProcessSeesTheFirstStoredInitialValue() throws {
+        let suite = try TestSuite()
+        let runs = try (0..<2).map { _ in try Probe.start("installID", suite.name) }
+        let concurrent = runs.map { $0.waitForLine { $0.hasPrefix("installID ") } }
+        #expect(concurrent[0] != nil)
+        #expect(concurrent[0] == concurrent[1], "two first reads at once must agree")
+        let later = try Probe.run("installID", suite.name)
+        #expect(later.output.split(separator: "\n").first.map(String.init) == concurrent[0])
+        for run in runs { run.process.waitUntilExit() }
+    }
+
+    // MARK: Registration
+
+    @Test func registeredDefaultsReachPlainReaders() throws {
+        let suite = try TestSuite()
+        #expect(suite.defaults.object(forKey: "keys.registered") == nil)
+        try suite.store.register(.registered, .registeredCount)
+        #expect(suite.defaults.string(forKey: "keys.registered") == "registered default")
+        #expect(suite.defaults.object(forKey: "keys.registeredCount") as? Int == 3)
+        #expect(suite.store[.registered] == "registered default")
+        #expect(try suite.flushedObject(forKey: "keys.registered") as? String == "registered default")
+        #expect(!UserDefault(.registered, store: suite.store).hasStoredValue, "registering writes nothing")
+        #expect(try suite.fileBytes() == nil)
+    }
+
+    @Test func registeringADynamicOrUnencodableDefaultThrowsAndRegistersNothing() throws {
+        let suite = try TestSuite()
+        let dynamic = #expect(throws: DefaultsError.self) {
+            try suite.store.register(.notRegistered, .unregistrable)
+        }
+        guard case .encodingFailed(let key, _)? = dynamic else {
+            Issue.record("expected encodingFailed, got \(String(describing: dynamic))")
+            return
+        }
+        #expect(key == "keys.unregistrable")
+        let unencodable = #expect(throws: DefaultsError.self) { try suite.store.register(.unencodable) }
+        #expect(unencodable?.key == "keys.unencodable")
+        #expect(suite.defaults.object(forKey: "keys.notRegistered") == nil, "all or nothing")
+    }
+}

@@ -11,23 +11,38 @@ struct WindowLayout: Codable, DefaultsValueConvertible {
     var sidebarVisible: Bool
 }
 
-/// The demo's settings, stored in a suite of their own.
-struct DemoSettings {
+extension DefaultsKeys {
+    static let launchCount = DefaultsKey<Int>("launchCount", default: 0)
+    static let userName = DefaultsKey<String?>("userName")
+    static let theme = DefaultsKey<Theme>("theme", default: .system)
+    static let volume = DefaultsKey<Double>("volume", default: 0.5)
+    static let windowLayout = DefaultsKey<WindowLayout>(
+        "windowLayout", default: WindowLayout(width: 800, height: 600, sidebarVisible: true))
+    static let recentFiles = DefaultsKey<[URL]>("recentFiles", default: [])
+}
+
+/// The demo's settings, stored in a suite of their own and listed through their catalog.
+struct DemoSettings: SettingsCatalog {
     static let suiteName = "dev.typeddefaults.settings-demo"
 
-    @UserDefault var launchCount: Int
-    @UserDefault var userName: String?
-    @UserDefault var theme: Theme
-    @UserDefault var windowLayout: WindowLayout
-    @UserDefault var recentFiles: [URL]
+    @Setting var launchCount: Int
+    @Setting var userName: String?
+    @Setting var theme: Theme
+    @Setting var volume: Double
+    @Setting var windowLayout: WindowLayout
+    @Setting var recentFiles: [URL]
 
     init(store: DefaultsStore) {
-        _launchCount = UserDefault(wrappedValue: 0, "launchCount", store: store)
-        _userName = UserDefault("userName", store: store)
-        _theme = UserDefault(wrappedValue: .system, "theme", store: store)
-        _windowLayout = UserDefault(
-            wrappedValue: WindowLayout(width: 800, height: 600, sidebarVisible: true), "windowLayout", store: store)
-        _recentFiles = UserDefault(wrappedValue: [], "recentFiles", store: store)
+        _launchCount = Setting(.launchCount, title: "Launches", info: "How many times the demo ran", store: store)
+        _userName = Setting(.userName, title: "Name", store: store)
+        _theme = Setting(.theme, title: "Theme", info: "light, dark or system", store: store)
+        _volume = Setting(
+            .volume, title: "Volume", range: 0...1, step: 0.1, format: { "\(Int(($0 * 100).rounded()))%" },
+            store: store)
+        _windowLayout = Setting(.windowLayout, title: "Window", store: store)
+        _recentFiles = Setting(
+            .recentFiles, title: "Recent files", info: "Five at most",
+            format: { $0.isEmpty ? "none" : $0.map(\.path).joined(separator: ", ") }, store: store)
     }
 
     /// Removes every stored value, so each setting shows its default again.
@@ -35,23 +50,19 @@ struct DemoSettings {
         $launchCount.reset()
         $userName.reset()
         $theme.reset()
+        $volume.reset()
         $windowLayout.reset()
         $recentFiles.reset()
     }
 
-    /// A value as a person would write it: `Ada` rather than `Optional("Ada")`.
-    private func describe(_ value: Any) -> String {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return String(describing: value) }
-        return mirror.children.first.map { describe($0.value) } ?? "nil"
-    }
-
-    /// One line per setting: key, value, and whether it is stored or the default.
+    /// One line per setting, from the catalog: key, value, whether it is stored, and its title.
     var listing: [(key: String, line: String)] {
-        func line<Value>(_ wrapper: UserDefault<Value>) -> (key: String, line: String) {
-            let source = wrapper.hasStoredValue ? "stored" : "default"
-            return (wrapper.key, "\(wrapper.key) = \(describe(wrapper.wrappedValue)) (\(source))")
+        catalog.map { setting in
+            let source = setting.isStored ? "stored" : "default"
+            var line = "\(setting.key) = \(setting.formattedValue) (\(source)) · \(setting.title)"
+            if case .number(let min, let max, _) = setting.kind { line += ", \(min) to \(max)" }
+            if !setting.info.isEmpty { line += ": \(setting.info)" }
+            return (setting.key, line)
         }
-        return [line($launchCount), line($userName), line($theme), line($windowLayout), line($recentFiles)]
     }
 }

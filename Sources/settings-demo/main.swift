@@ -1,16 +1,20 @@
 import Foundation
 import TypedDefaults
 
-// swift run settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
+// swift run settings-demo [--name NAME] [--theme light|dark|system] [--louder] [--quieter] [--open PATH]
+//                          [--toggle-sidebar] [--reset]
 // swift run settings-demo --watch
 //
 // Each run counts a launch and prints every setting; run it again to see them persisted.
 // With --watch it keeps running and prints each change as it happens, made by any process.
 
 let usage = """
-    usage: settings-demo [--name NAME] [--theme light|dark|system] [--open PATH] [--toggle-sidebar] [--reset]
+    usage: settings-demo [--name NAME] [--theme light|dark|system] [--louder] [--quieter] [--open PATH]
+                         [--toggle-sidebar] [--reset] [--watch]
       --name NAME       set the user name (an empty NAME clears it)
       --theme THEME     set the theme
+      --louder          turn the volume up a step (10%)
+      --quieter         turn the volume down a step
       --open PATH       add PATH to the recent files (five at most)
       --toggle-sidebar  show or hide the sidebar in the window layout
       --reset           remove every stored setting
@@ -53,6 +57,10 @@ while let option = arguments.popFirst() {
             exitWithUsage("--theme needs one of \(Theme.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         settings.theme = theme
+    case "--louder":
+        settings.$volume.increase()
+    case "--quieter":
+        settings.$volume.decrease()
     case "--open":
         guard let path = arguments.popFirst() else { exitWithUsage("--open needs a path") }
         let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -80,7 +88,7 @@ if watching {
     withExtendedLifetime(observation) { dispatchMain() }
 }
 
-settings.launchCount += 1
+settings.$launchCount.increase()
 print("TypedDefaults demo, suite \(DemoSettings.suiteName)")
 for entry in settings.listing {
     print("  \(entry.line)")

@@ -1,0 +1,139 @@
+/// A stored value with what a settings screen shows about it: a title, an info text and a
+/// formatter. Numbers can carry bounds and a step, flags can be toggled.
+///
+/// ```swift
+/// struct PlayerSettings: SettingsCatalog {
+///     @Setting(.volume, title: "Volume", range: 0...1, step: 0.1, format: { "\(Int($0 * 100)) %" })
+///     var volume
+///     @Setting("shuffle", title: "Shuffle", info: "Play tracks in random order") var shuffle = false
+/// }
+///
+/// let settings = PlayerSettings()
+/// settings.$volume.increase()
+/// settings.$shuffle.toggle()
+/// print(settings.$volume.formattedValue)    // "60 %"
+/// ```
+///
+/// A setting is a ``UserDefault`` underneath (``property``): it is read, written, shared,
+/// cached and observed the same way, and `$setting` gives the setting itself.
+@propertyWrapper
+public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
+    /// The stored property behind the setting.
+    public let property: UserDefault<Value>
+    /// A short name for the setting, as a settings screen shows it.
+    public let title: String
+    /// A longer explanation; empty when none was given.
+    public let info: String
+    private let format: @Sendable (Value) -> String
+    /// The bounds and step of a number, when it was declared with them.
+    let stepping: Stepping?
+
+    /// The bounds and step a numeric setting was declared with.
+    struct Stepping: Sendable {
+        let min: Value
+        let max: Value
+        let step: Value
+    }
+
+    init(
+        property: UserDefault<Value>, title: String?, info: String, format: (@Sendable (Value) -> String)?,
+        stepping: Stepping?
+    ) {
+        self.property = property
+        self.title = title ?? property.key
+        self.info = info
+        self.format = format ?? { ValueDescription.describe($0) }
+        self.stepping = stepping
+    }
+
+    /// A setting for a typed key, with the key's default, rules and callbacks.
+    ///
+    /// ```swift
+    /// @Setting(.theme, title: "Theme", info: "The colors of every window") var theme
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - title: what a settings screen calls it; the key's name when `nil`.
+    ///   - format: how to show a value; by default its description, with `nil` for `nil`.
+    public init(
+        _ key: DefaultsKey<Value>, title: String? = nil, info: String = "",
+        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+    ) {
+        self.init(property: UserDefault(key, store: store), title: title, info: info, format: format, stepping: nil)
+    }
+
+    /// A setting stored under `key`, with a default value.
+    ///
+    /// ```swift
+    /// @Setting("userName", title: "Name") var userName = "Ada"
+    /// ```
+    public init(
+        wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
+        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+    ) {
+        self.init(
+            property: UserDefault(wrappedValue: defaultValue, key, store: store), title: title, info: info,
+            format: format, stepping: nil)
+    }
+
+    /// An optional setting stored under `key`, whose default is `nil`.
+    ///
+    /// ```swift
+    /// @Setting("nickname", title: "Nickname") var nickname: String?
+    /// ```
+    public init(
+        _ key: String, title: String? = nil, info: String = "", format: (@Sendable (Value) -> String)? = nil,
+        store: DefaultsStore = .standard
+    ) where Value: ExpressibleByNilLiteral {
+        self.init(wrappedValue: nil, key, title: title, info: info, format: format, store: store)
+    }
+
+    /// The stored value, or the default; rules applied.
+    public var wrappedValue: Value {
+        get { property.wrappedValue }
+        nonmutating set { property.wrappedValue = newValue }
+    }
+
+    /// The setting itself: `$volume.increase()`, `$volume.formattedValue`.
+    public var projectedValue: Setting<Value> {
+        self
+    }
+
+    /// The key the value is stored under.
+    public var key: String { property.key }
+
+    /// The value shown while nothing is stored: the default with the rules applied.
+    public var defaultValue: Value { property.applyingRules(to: property.defaultValue) }
+
+    /// Whether a value is stored, as opposed to the default being shown.
+    public var hasStoredValue: Bool { property.hasStoredValue }
+
+    /// The current value, formatted for people.
+    ///
+    /// ```swift
+    /// print("\(settings.$volume.title): \(settings.$volume.formattedValue)")   // "Volume: 60 %"
+    /// ```
+    public var formattedValue: String { format(wrappedValue) }
+
+    /// Any value of the setting, formatted as ``formattedValue`` formats the current one.
+    ///
+    /// ```swift
+    /// for await volume in settings.$volume.values { print(settings.$volume.formatted(volume)) }
+    /// ```
+    public func formatted(_ value: Value) -> String { format(value) }
+
+    /// Removes the stored value, so the default shows again.
+    public func reset() { property.reset() }
+
+    /// Calls `handler` after every change of the value, as ``UserDefault/observe(_:)`` does.
+    ///
+    /// ```swift
+    /// let observation = settings.$volume.observe { print(settings.$volume.formatted($0.newValue)) }
+    /// ```
+    public func observe(_ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> DefaultsObservation {
+        property.observe(handler)
+    }
+
+    /// The current value, then the value after every change, as ``UserDefault/values`` gives them.
+    public var values: AsyncStream<Value> { property.values }
+}

@@ -1,0 +1,54 @@
+/// One entry of a ``SettingsCatalog``: what a settings screen or listing needs to show a
+/// setting, whatever its value type.
+///
+/// ```swift
+/// for setting in settings.catalog {
+///     let source = setting.isStored ? "stored" : "default"
+///     print("\(setting.key) = \(setting.formattedValue) (\(source))")
+/// }
+/// ```
+public struct SettingDescription: Sendable, Hashable {
+    /// What kind of control fits the setting.
+    public enum Kind: Sendable, Hashable {
+        /// A `Bool`: a switch.
+        case flag
+        /// A number declared with bounds and a step: a stepper or a slider. The bounds are
+        /// formatted as the value is.
+        case number(min: String, max: String, step: String)
+        /// Anything else.
+        case value
+    }
+
+    /// The key the value is stored under.
+    public let key: String
+    /// The value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
+    public let type: String
+    /// The setting's title.
+    public let title: String
+    /// The setting's info text; empty when none was given.
+    public let info: String
+    /// The default, formatted.
+    public let defaultValue: String
+    /// The current value, formatted.
+    public let formattedValue: String
+    /// Whether a value is stored, as opposed to the default being shown.
+    public let isStored: Bool
+    /// What kind of control fits the setting.
+    public let kind: Kind
+
+    /// A description with every field given, as a catalog makes them; for tests and for
+    /// listing entries that are not settings beside them.
+    public init(
+        key: String, type: String, title: String, info: String, defaultValue: String, formattedValue: String,
+        isStored: Bool, kind: Kind
+    ) {
+        self.key = key
+        self.type = type
+        self.title = title
+        self.info = info
+        self.defaultValue = defaultValue
+        self.formattedValue = formattedValue
+        self.isStored = isStored
+        self.kind = kind
+    }
+}

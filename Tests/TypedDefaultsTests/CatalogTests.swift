@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+extension DefaultsKeys {
+    static let catalogTheme = DefaultsKey<Theme>("catalog.theme", default: .system)
+    static let catalogVolume = DefaultsKey<Double>("catalog.volume", default: 0.5)
+}
+
+struct AudioSettings: SettingsCatalog {
+    @Setting var volume: Double
+    @Setting var muted: Bool
+    let notASetting = "ignored"
+
+    init(store: DefaultsStore) {
+        _volume = Setting(
+            .catalogVolume, title: "Volume", info: "How loud", range: 0...1, step: 0.1,
+            format: { "\(Int(($0 * 100).rounded())) %" }, store: store)
+        _muted = Setting(wrappedValue: false, "catalog.muted", title: "Muted", store: store)
+    }
+}
+
+struct AppSettings: SettingsCatalog {
+    @Setting var theme: Theme
+    @Setting var nickname: String?
+    let audio: AudioSettings  // a nested catalog
+
+    init(store: DefaultsStore) {
+        _theme = Setting(.catalogTheme, title: "Theme", info: "Colors of every window", store: store)
+        _nickname = Setting("catalog.nickname", title: "Nickname", store: store)
+        audio = AudioSettings(store: store)
+    }
+}
+
+class BaseSettings: SettingsCatalog {
+    @Setting var first: Int
+    init(store: DefaultsStore) { _first = Setting(wrappedValue: 1, "catalog.first", store: store) }
+}
+
+final class DerivedSettings: BaseSettings {
+    @Setting var second: String
+    override init(store: DefaultsStore) {
+        _second = Setting(wrappedValue: "two", "catalog.second", store: store)
+        super.init(store: store)
+    }
+}
+
+@Suite struct CatalogTests {
+    @Test func listsEverySettingWithItsMetadataInOrder() {
+        let store = DefaultsStore.inMemory()
+        let settings = AppSettings(store: store)
+        settings.theme = .dark
+        settings.audio.$volume.increase()
+
+        let catalog = settings.catalog
+        #expect(catalog.map(\.key) == ["catalog.theme", "catalog.nickname", "catalog.volume", "catalog.muted"])
+        #expect(
+            catalog[0]
+                == SettingDescription(
+                    key: "catalog.theme", type: "Theme", title: "Theme", info: "Colors of every window",
+                    defaultValue: "system", formattedValue: "dark", isStored: true, kind: .value))
+        #expect(
+            catalog[1]
+                == SettingDescription(
+                    key: "catalog.nickname", type: "Optional<String>", title: "Nickname", info: "",
+                    defaultValue: "nil", formattedValue: "nil", isStored: false, kind: .value))
+        #expect(
+            catalog[2]
+                == SettingDescription(
+                    key: "catalog.volume", type: "Double", title: "Volume", info: "How loud",
+                    defaultValue: "50 %", formattedValue: "60 %", isStored: true,
+                    kind: .number(min: "0 %", max: "100 %", step: "0.1")))
+        #expect(catalog[3].kind == .flag)
+        #expect(catalog[3].formattedValue == "false")
+    }
+
+    @Test func aClassListsItsSuperclassSettingsFirst() {
+        let catalog = DerivedSettings(store: .inMemory()).catalog
+        #expect(catalog.map(\.key) == ["catalog.first", "catalog.second"])
+        #expect(catalog.map(\.type) == ["Int", "String"])
+    }
+
+    @Test func unreadableStoredDataListsAsTheDefaultAndIsReported() throws {
+        let suite = try TestSuite()
+        suite.plant("chartreuse", forKey: "catalog.theme")
+        let before = try suite.fileBytes()
+        let (catalog, reported) = ReportedErrors.during { AppSettings(store: suite.store).catalog }
+        #expect(catalog.first?.formattedValue == "system")
+        #expect(catalog.first?.isStored == true, "something is stored, though it cannot be read")
+        #expect(reported.map(\.key) == ["catalog.theme"])
+        #expect(try suite.fileBytes() == before)
+    }
+}

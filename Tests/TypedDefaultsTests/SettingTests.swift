@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+extension DefaultsKeys {
+    static let volume = DefaultsKey<Double>("settings.volume", default: 0.5)
+    static let theme = DefaultsKey<Theme>("settings.theme", default: .system)
+}
+
+@Suite struct SettingTests {
+    /// Steps `setting` `count` times up (or down) and returns each value reached.
+    func walk<Value: DefaultsSteppable>(_ setting: Setting<Value>, _ count: Int, upward: Bool = true) -> [Value] {
+        (0..<count).map { _ in
+            upward ? setting.increase() : setting.decrease()
+            return setting.wrappedValue
+        }
+    }
+
+    // MARK: Numbers
+
+    @Test func tenStepsOfAPointOneLandOnOne() {
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: .inMemory())
+        volume.wrappedValue = 0
+        let up = walk(volume, 10)
+        #expect(up == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0], "no drift: \(up)")
+        #expect(volume.isAtMax)
+        #expect(walk(volume, 1) == [1.0], "at the bound, a step stays there")
+        let down = walk(volume, 10, upward: false)
+        #expect(down == [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0], "no drift: \(down)")
+        #expect(volume.isAtMin)
+    }
+
+    @Test func floatStepsDoNotDriftEither() {
+        let gain = Setting<Float>(wrappedValue: 0, "gain", range: -1...1, step: 0.05, store: .inMemory())
+        let up = walk(gain, 21)
+        let decimals: [Float] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+        #expect(Array(up.prefix(10)) == decimals, "each lands on the Float nearest the decimal")
+        #expect(up.suffix(2) == [1, 1])
+        let down = walk(gain, 41, upward: false)
+        #expect(down[19] == 0)
+        #expect(down[25] == -0.3)
+        #expect(down.suffix(2) == [-1, -1])
+    }
+
+    @Test func aStepThatOvershootsLandsOnTheBound() {
+        let count = Setting(wrappedValue: 0, "count", range: 0...10, step: 3, store: .inMemory())
+        #expect(walk(count, 5) == [3, 6, 9, 10, 10])
+        #expect(walk(count, 5, upward: false) == [9, 6, 3, 0, 0], "down from an off-grid bound: the grid below")
+    }
+
+    @Test func offGridValuesStepToTheNeighbouringGridValues() {
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: .inMemory())
+        volume.wrappedValue = 0.55
+        volume.increase()
+        #expect(volume.wrappedValue == 0.6)
+        volume.wrappedValue = 0.55
+        volume.decrease()
+        #expect(volume.wrappedValue == 0.5)
+    }
+
+    @Test func minEqualToMax() {
+        let fixed = Setting(wrappedValue: 3, "fixed", range: 5...5, step: 1, store: .inMemory())
+        #expect(fixed.wrappedValue == 5, "the default is kept within the bounds too")
+        #expect(fixed.isAtMin && fixed.isAtMax)
+        fixed.increase()
+        fixed.decrease()
+        fixed.wrappedValue = 9
+        #expect(fixed.wrappedValue == 5)
+    }
+
+    @Test func negativeStepsAndNegativeRanges() {
+        let negative = Setting(wrappedValue: 0, "negativeStep", range: 0...10, step: -2, store: .inMemory())
+        #expect(negative.step == -2)
+        #expect(walk(negative, 2) == [2, 4], "a step counts by its magnitude: increase goes up")
+        #expect(walk(negative, 3, upward: false) == [2, 0, 0])
+        let below = Setting(wrappedValue: -10, "negativeRange", range: -10...(-1), step: 3, store: .inMemory())
+        #expect(walk(below, 4) == [-7, -4, -1, -1])
+        let cold = Setting<Double>(wrappedValue: -40, "cold", range: -40...(-39), step: 0.25, store: .inMemory())
+        #expect(walk(cold, 4) == [-39.75, -39.5, -39.25, -39])
+    }
+
+    @Test func aStepLargerThanTheRange() {
+        let small = Setting(wrappedValue: 0, "small", range: 0...1, step: 5, store: .inMemory())
+        #expect(walk(small, 2) == [1, 1])
+        #expect(walk(small, 2, upward: false) == [0, 0])
+        let tiny = Setting<Double>(wrappedValue: 0, "tiny", range: 0...0.5, step: 10, store: .inMemory())
+        #expect(walk(tiny, 1) == [0.5])
+    }
+
+    @Test func aZeroStepGoesToTheBound() {
+        let jump = Setting(wrappedValue: 5, "jump", range: 0...10, step: 0, store: .inMemory())
+        #expect(walk(jump, 1) == [10])
+        #expect(walk(jump, 1, upward: false) == [0])
+    }
+
+    @Test func integersNeverOverflow() {
+        let big = Setting(wrappedValue: Int.max - 5, "big", range: 0...Int.max, step: 10, store: .inMemory())
+        #expect(walk(big, 2) == [Int.max, Int.max])
+        let whole = Setting(wrappedValue: Int.min, "whole", range: Int.min...Int.max, step: Int.max, store: .inMemory())
+        #expect(walk(whole, 3) == [-1, Int.max - 1, Int.max])
+        #expect(walk(whole, 3, upward: false) == [Int.max - 1, -1, Int.min])
+        let unsigned = Setting(
+            wrappedValue: UInt64.max - 1, "unsigned", range: 1...UInt64.max, step: 4, store: .inMemory())
+        #expect(walk(unsigned, 1) == [UInt64.max])
+        #expect(walk(unsigned, 1, upward: false) == [UInt64.max - 2], "the grid from 1: 1, 5, 9, …")
+        let byte = Setting<Int8>(wrappedValue: 120, "byte", range: .min ... .max, step: 100, store: .inMemory())
+        #expect(walk(byte, 1) == [Int8.max])
+        #expect(walk(byte, 3, upward: false) == [72, -28, -128])
+    }
+
+    @Test func aNumberWithoutBoundsStepsByOneOverItsType() {
+        let launches = Setting(wrappedValue: Int.max - 1, "launches", store: .inMemory())
+        #expect(launches.min == Int.min && launches.max == Int.max && launches.step == 1)
+        #expect(walk(launches, 2) == [Int.max, Int.max])
+        let level = Setting(wrappedValue: 0.5, "level", store: .inMemory())
+        #expect(walk(level, 2) == [1, 2], "the grid of whole numbers")
+        #expect(!level.isAtMax)
+    }
+
+    @Test func valuesStayInBoundsHoweverTheyAreSet() throws {
+        let suite = try TestSuite()
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: suite.store)
+        volume.wrappedValue = 5
+        #expect(volume.wrappedValue == 1)
+        #expect(try suite.flushedObject(forKey: "settings.volume") as? Double == 1, "never stored out of bounds")
+        UserDefault(wrappedValue: 0.0, "settings.volume", store: suite.store).wrappedValue = -3
+        #expect(volume.wrappedValue == 0, "another handle's write reads within bounds")
+        suite.store[.volume] = 7
+        #expect(volume.wrappedValue == 1)
+    }
+
+    @Test func anExternalWriteOutOfBoundsReadsWithinThemAndStaysStored() throws {
+        let suite = try TestSuite()
+        suite.plant(42.0, forKey: "settings.volume")
+        let before = try suite.fileBytes()
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: suite.store)
+        #expect(volume.wrappedValue == 1)
+        #expect(volume.isAtMax)
+        #expect(try suite.fileBytes() == before, "a read does not rewrite stored data")
+        volume.decrease()
+        #expect(volume.wrappedValue == 0.9)
+    }
+
+    @Test func stepsAreAtomic() {
+        let counter = Setting(wrappedValue: 0, "counter", range: 0...1000, step: 1, store: .inMemory())
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in counter.increase() }
+        #expect(counter.wrappedValue == 200)
+    }
+
+    @Test func unreadableStoredDataStepsFromTheDefault() throws {
+        let suite = try TestSuite()
+        suite.plant("loud", forKey: "settings.volume")
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: suite.store)
+        let (formatted, reported) = ReportedErrors.during { volume.formattedValue }
+        #expect(formatted == "0.5")
+        #expect(reported.count == 1)
+        let (_, stepping) = ReportedErrors.during { volume.increase() }
+        #expect(stepping.count == 1, "reported again: the step replaces what could not be read")
+        #expect(volume.wrappedValue == 0.6)
+    }
+
+    // MARK: Flags
+
+    @Test func flags() {
+        let shuffle = Setting(wrappedValue: false, "shuffle", title: "Shuffle", store: .inMemory())
+        #expect(!shuffle.isSet)
+        #expect(!shuffle.hasStoredValue)
+        shuffle.toggle()
+        #expect(shuffle.isSet)
+        #expect(shuffle.wrappedValue)
+        shuffle.toggle()
+        #expect(!shuffle.isSet)
+        #expect(shuffle.hasStoredValue, "an explicit false is stored")
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in shuffle.toggle() }
+        #expect(!shuffle.isSet, "an even number of atomic toggles")
+    }
+
+    // MARK: Metadata
+
+    @Test func titleInfoAndFormat() {
+        let store = DefaultsStore.inMemory()
+        let volume = Setting(
+            .volume, title: "Volume", info: "How loud playback is", range: 0...1, step: 0.1,
+            format: { "\(Int(($0 * 100).rounded())) %" }, store: store)
+        #expect(volume.title == "Volume")
+        #expect(volume.info == "How loud playback is")
+        #expect(volume.key == "settings.volume")
+        #expect(volume.formattedValue == "50 %")
+        volume.increase()
+        #expect(volume.formattedValue == "60 %")
+        #expect(volume.formatted(0.25) == "25 %")
+        let untitled = Setting<String?>("nickname", store: store)
+        #expect(untitled.title == "nickname", "the key when no title is given")
+        #expect(untitled.info.isEmpty)
+        #expect(untitled.formattedValue == "nil")
+        untitled.wrappedValue = "Bobbie"
+        #expect(untitled.formattedValue == "Bobbie", "optionals are shown unwrapped")
+    }
+
+    @Test func settingsAreObservable() throws {
+        let store = DefaultsStore.inMemory()
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: store)
+        let seen = Collected<DefaultsChange<Double>>()
+        let observation = volume.observe { seen.append($0) }
+        volume.increase()
+        store[.volume] = 9
+        volume.reset()
+        #expect(seen.wait(for: 3).map(\.newValue) == [0.6, 1, 0.5])
+        observation.cancel()
+    }
+
+    @Test func settingsAsPropertyWrappers() {
+        struct Player {
+            @Setting(wrappedValue: false, "wrapped.shuffle", title: "Shuffle", store: Player.store) var shuffle
+            @Setting(wrappedValue: 3, "wrapped.speed", range: 1...5, store: Player.store) var speed
+            static let store = DefaultsStore.inMemory()
+        }
+        let player = Player()
+        player.$shuffle.toggle()
+        player.$speed.increase()
+        #expect(player.shuffle)
+        #expect(player.speed == 4)
+        player.speed = 99
+        #expect(player.speed == 5)
+    }
+}

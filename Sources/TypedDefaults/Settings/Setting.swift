@@ -52,9 +52,8 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// @Setting(.theme, title: "Theme", info: "The colors of every window") var theme
     /// ```
     ///
-    /// - Parameters:
-    ///   - title: what a settings screen calls it; the key's name when `nil`.
-    ///   - format: how to show a value; by default its description, with `nil` for `nil`.
+    /// Without a `title`, the setting is titled with the key's name. Without a `format`, a
+    /// value is shown as its description, an optional unwrapped and `nil` as `nil`.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "",
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard

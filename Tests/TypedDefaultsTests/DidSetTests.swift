@@ -91,6 +91,19 @@ extension DefaultsKeys {
         #expect(seen.wait(for: 1) == ["written"])
     }
 
+    @Test func unreadableValuesArePassedAsTheDefault() throws {
+        let suite = try TestSuite()
+        suite.plant("not a number", forKey: "unreadable")
+        let seen = Collected<(new: Int, old: Int)>()
+        let property = UserDefault(wrappedValue: 5, "unreadable", store: suite.store).didSet { new, old in
+            seen.append((new, old))
+        }
+        property.wrappedValue = 6
+        UserDefault(wrappedValue: "", "unreadable", store: suite.store).wrappedValue = "seven"
+        #expect(seen.all.map(\.old) == [5, 6])
+        #expect(seen.all.map(\.new) == [6, 5])
+    }
+
     @Test func aPropertysCallbackEndsWithTheProperty() {
         let store = DefaultsStore.inMemory()
         let seen = Collected<Int>()

@@ -28,6 +28,7 @@ extension DefaultsKeys {
     static let unregistrable = DefaultsKey<Double>("keys.unregistrable", dynamicDefault: { 1 })
     static let unencodable = DefaultsKey<Gauge>("keys.unencodable", default: Gauge(level: .nan))
     static let notRegistered = DefaultsKey<String>("keys.notRegistered", default: "not registered")
+    static let notRegisteredElsewhere = DefaultsKey<String>("keys.notRegisteredElsewhere", default: "registered once")
 }
 
 /// Counts calls, from any thread.
@@ -42,6 +43,12 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
     }
     var value: Int { lock.withLock { count } }
 }
+
+#if os(Linux)
+    private let isLinux = true
+#else
+    private let isLinux = false
+#endif
 
 @Suite struct KeyTests {
     @Test func snippetFromTheIssueCompilesAndWorks() {
@@ -204,6 +211,15 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
         #expect(try suite.flushedObject(forKey: "keys.registered") as? String == "registered default")
         #expect(!UserDefault(.registered, store: suite.store).hasStoredValue, "registering writes nothing")
         #expect(try suite.fileBytes() == nil)
+    }
+
+    /// corelibs keeps one registration domain for the process, as the README warns.
+    @Test(.enabled(if: isLinux)) func onLinuxEverySuiteSeesARegistration() throws {
+        let suite = try TestSuite()
+        let other = try TestSuite()
+        try suite.store.register(.notRegisteredElsewhere)
+        #expect(other.defaults.string(forKey: "keys.notRegisteredElsewhere") == "registered once")
+        #expect(UserDefault(.notRegisteredElsewhere, store: other.store).hasStoredValue == false)
     }
 
     @Test func registeringADynamicOrUnencodableDefaultThrowsAndRegistersNothing() throws {

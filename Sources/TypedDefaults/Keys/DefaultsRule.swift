@@ -4,7 +4,8 @@
 /// writes, to what is assigned, before it is stored. A value that a rule rejects is replaced,
 /// never stored as it is, and a stored value that breaks a rule (written by an older version
 /// of your program, or by another one) is corrected on read, while the stored data stays as it
-/// is until you write.
+/// is until you write. Since a value written is read back through the rules again, make each
+/// rule give the same result when applied twice, as the built-in ones do.
 ///
 /// ```swift
 /// extension DefaultsKeys {

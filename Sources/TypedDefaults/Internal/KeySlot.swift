@@ -3,7 +3,9 @@
 /// Handles (`UserDefault` values and their copies) hold their slot, so a read goes straight to
 /// it without looking the key up.
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
-// while it holds its lock; `key` is immutable. The callbacks' functions are not marked
+// while it holds its lock; `key` is immutable. The lock is also why the cache's fields skip
+// Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): two accesses cannot overlap,
+// and on a cached read the checks cost more than everything else together. The callbacks' functions are not marked
 // @Sendable, but they capture only immutable values (a key, a default, rules, a @Sendable
 // body) and exist only for Sendable value types: `didSet` requires `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
@@ -15,13 +17,13 @@
     /// Bumped on every change, so a decode that raced a write is not cached.
     var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
-    @usableFromInline private(set) var decoded: AnyObject?
+    @exclusivity(unchecked) @usableFromInline private(set) var decoded: AnyObject?
     /// `ObjectIdentifier(Value.self)` for the `DecodedValue<Value>` in `decoded`: comparing it is
     /// much cheaper than a dynamic cast, which matters on every cached read.
-    @usableFromInline private(set) var decodedType: ObjectIdentifier?
+    @exclusivity(unchecked) @usableFromInline private(set) var decodedType: ObjectIdentifier?
     /// Whether a read found nothing stored, with no change since: a read of a missing key is
     /// answered from the cache too.
-    @usableFromInline private(set) var isKnownEmpty = false
+    @exclusivity(unchecked) @usableFromInline private(set) var isKnownEmpty = false
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     var callbacks: [ObjectIdentifier: SlotCallback] = [:]
 

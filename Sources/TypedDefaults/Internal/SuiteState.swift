@@ -15,7 +15,7 @@ import Foundation
 // runs on the thread whose call met it.
 @usableFromInline final class SuiteState: @unchecked Sendable {
     let backend: any StoreBackend
-    @usableFromInline let lock = NSLock()
+    @usableFromInline let lock = SuiteLock()
     private let flushLock = NSLock()
     private var slots: [String: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
@@ -85,11 +85,11 @@ import Foundation
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
         lock.lock()
         defer { lock.unlock() }
-        if let cached = slot.cachedDecode(as: Value.self) {
-            guard case .success(let value) = cached.result else { return .unknown }
-            return .value(value)
+        if slot.isKnownEmpty { return .nothingStored }
+        guard let cached = slot.cachedDecode(as: Value.self), case .success(let value) = cached.result else {
+            return .unknown
         }
-        return slot.isKnownEmpty ? .nothingStored : .unknown
+        return .value(value)
     }
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.

@@ -104,8 +104,13 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
             let value: Value
             switch store.state.cached(slot, as: Value.self) {
             case .value(let cached): value = cached
-            case .nothingStored where !defaultSource.isStoredByFirstRead: value = defaultValue
-            case .nothingStored, .unknown: value = readThroughCache()
+            case .nothingStored:
+                switch defaultSource {
+                case .fallback(let fallback): value = fallback
+                case .dynamic(let makeDefault): value = makeDefault()
+                case .initial: value = readThroughCache()  // stores the initial value
+                }
+            case .unknown: value = readThroughCache()
             }
             return rules.isEmpty ? value : applyingRules(to: value)
         }

@@ -1,0 +1,53 @@
+import Benchmark
+import Foundation
+
+/// What a benchmark's setup makes and its teardown cleans up.
+protocol BenchmarkFixture: Sendable {
+    /// Removes the suites the fixture made.
+    func remove() throws
+}
+
+/// Registers a benchmark that runs `body` on the fixture `setup` made, and removes the fixture
+/// after the last run.
+func registerBenchmark<Fixture: BenchmarkFixture>(
+    _ name: String, configuration: Benchmark.Configuration = .perOperation,
+    setup: @escaping @Sendable () throws -> Fixture, body: @escaping @Sendable (Benchmark, Fixture) -> Void
+) {
+    let made = Made<Fixture>()
+    Benchmark(name, configuration: configuration, closure: body) {
+        let fixture = try setup()
+        made.keep(fixture)
+        return fixture
+    } teardown: {
+        try made.take()?.remove()
+    }
+}
+
+/// The fixture between setup and teardown.
+// @unchecked Sendable is sound: `fixture` is only touched under `lock`.
+private final class Made<Fixture: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fixture: Fixture?
+
+    func keep(_ fixture: Fixture) { lock.withLock { self.fixture = fixture } }
+    func take() -> Fixture? {
+        lock.withLock {
+            defer { fixture = nil }; return fixture
+        }
+    }
+}
+
+extension Benchmark.Configuration {
+    /// A thousand operations a sample, so the clock's own cost (tens of nanoseconds) does not
+    /// swamp operations that take tens of nanoseconds; results are per operation.
+    static var perOperation: Self {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
+            maxDuration: .seconds(1), maxIterations: 1_000)
+    }
+
+    /// One operation a sample, timed on its own.
+    static var single: Self {
+        .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1), maxIterations: 2_000)
+    }
+}

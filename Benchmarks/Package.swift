@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmarks live in a package of their own, so the library keeps no dependencies.
+// Run them from the repository root:
+//     swift package --package-path Benchmarks benchmark
+let package = Package(
+    name: "TypedDefaultsBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "TypedDefaults", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "TypedDefaultsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                // Named explicitly: a path dependency is otherwise known by its folder's name.
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+            ],
+            path: "Benchmarks/TypedDefaultsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // Prints the ratio tables of RESULTS.md from an exported benchmark run.
+        .executableTarget(name: "benchmark-ratios"),
+    ],
+    swiftLanguageModes: [.v6]
+)

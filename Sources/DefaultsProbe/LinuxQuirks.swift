@@ -70,15 +70,19 @@ extension ProbeCase {
                             UserDefault(wrappedValue: Date.distantPast, "typed", defaults: defaults).wrappedValue
                                 == fractionalDate, "typed Date")
                 }),
-            // Not fixed, documented: the XML writer drops the sign of zero, for us as for plain reads.
+            // corelibs' XML writer drops the sign of zero; ours keeps it.
             ProbeCase(
                 name: "quirk.negativeZeroLosesItsSign",
                 write: { defaults in
+                    defaults.set(-0.0, forKey: "raw")
+                    defaults.synchronize()
                     UserDefault(wrappedValue: 1.0, "typed", defaults: defaults).wrappedValue = -0.0
                 },
                 verify: { defaults in
-                    let read = UserDefault(wrappedValue: 1.0, "typed", defaults: defaults).wrappedValue
-                    return expect(read == 0 && read.sign == .plus, "-0.0 now keeps its sign: update the docs")
+                    let raw = defaults.double(forKey: "raw")
+                    let typed = UserDefault(wrappedValue: 1.0, "typed", defaults: defaults).wrappedValue
+                    return expect(raw == 0 && raw.sign == .plus, "plain -0.0 now keeps its sign")
+                        + expect(typed == 0 && typed.sign == .minus, "typed -0.0 lost its sign")
                 }),
         ]
     }

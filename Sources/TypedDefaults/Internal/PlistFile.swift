@@ -91,8 +91,7 @@ struct PlistFile: Sendable {
                 if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
                 return
             }
-            let data = try PropertyListSerialization.data(
-                fromPropertyList: contents.mapValues(\.object), format: .xml, options: 0)
+            let data = try PropertyListXML.data(contents)
             let temporary = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
             try data.write(to: temporary)

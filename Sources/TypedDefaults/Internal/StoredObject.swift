@@ -17,6 +17,14 @@ enum StoredObject {
 
     /// The number stored in `object`, or `nil` when it is not a number.
     static func number(_ object: Any) -> Number? {
+        // Swift's own number types first, by exact type: `as? NSNumber` would box each one.
+        let kind = type(of: object)
+        if kind == Int.self, let value = object as? Int { return .signed(Int64(value)) }
+        if kind == Double.self, let value = object as? Double { return .floating(value) }
+        if kind == Bool.self, let value = object as? Bool { return .bool(value) }
+        if kind == Int64.self, let value = object as? Int64 { return .signed(value) }
+        if kind == UInt64.self, let value = object as? UInt64 { return .unsigned(value) }
+        if kind == Float.self, let value = object as? Float { return .floating(Double(value)) }
         guard let number = object as? NSNumber else { return nil }
         #if canImport(Darwin)
             // Darwin bridges any NSNumber to Bool; only CFBoolean is a real boolean.

@@ -4,8 +4,8 @@
 /// (0.1 reads as 0.10000000149011612); converting it back is exact, so the `Float` you stored
 /// is the `Float` you read. A stored integer reads as the nearest floating-point value.
 ///
-/// Infinity and NaN round-trip. On Linux `-0.0` comes back as `0.0` after a restart, because
-/// the XML property-list writer drops the sign of zero; the two compare equal.
+/// Infinity, NaN and `-0.0` round-trip. (Plain `UserDefaults` on Linux writes `-0.0` as `0.0`;
+/// TypedDefaults writes the suite's file itself and keeps the sign.)
 ///
 /// ```swift
 /// @UserDefault("volume") var volume: Float = 0.8

@@ -11,8 +11,15 @@ struct PlistFileBackend: StoreBackend {
     let file: PlistFile
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
-    /// The file as this process last wrote it, so a reload can skip reading it back.
-    private let written = Locked<PlistFile.Identity?>(nil)
+    /// The file as this process last wrote it, and its contents, so that neither a reload nor
+    /// the next commit has to read back a file no one else has changed since.
+    private let written = Locked<(identity: PlistFile.Identity, values: [String: PropertyList])?>(nil)
+
+    /// What this process last wrote, if the file is still exactly that.
+    private func unchangedSinceWritten() -> [String: PropertyList]? {
+        guard let written = written.withLock({ $0 }), written.identity == file.identity() else { return nil }
+        return written.values
+    }
 
     init(file: PlistFile, suiteName: String) {
         self.file = file
@@ -20,7 +27,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func reload(onlyIfChanged: Bool) -> Reloaded {
-        if onlyIfChanged, let written = written.withLock({ $0 }), written == file.identity() {
+        if onlyIfChanged, unchangedSinceWritten() != nil {
             return .unchanged
         }
         // A file that does not parse may be halfway through a plain UserDefaults rewrite:
@@ -40,11 +47,12 @@ struct PlistFileBackend: StoreBackend {
 
     func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock { () throws(DefaultsError) in
-            var contents = file.readMovingCorruptAside()
+            var contents = unchangedSinceWritten().map { SuiteContents(values: $0) } ?? file.readMovingCorruptAside()
             var values = contents.values ?? [:]
             values.apply(changes, update)
             try file.replace(with: values)
-            written.withLock { $0 = file.identity() }
+            let identity = file.identity()
+            written.withLock { $0 = identity.map { ($0, values) } }
             contents.values = values
             // So plain reads in this process see the new file: with nothing of its own to write,
             // synchronize() only drops corelibs' cached copy. If plain writes are pending there,

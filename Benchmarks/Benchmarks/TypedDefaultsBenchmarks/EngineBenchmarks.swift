@@ -163,12 +163,12 @@ enum EngineBenchmarks {
     }
 
     private static func registerInits() {
-        registerBenchmark("UserDefault init by name") {
+        registerBenchmark("UserDefault init by name", configuration: .thousandPerSample) {
             try BenchmarkSuite("init.name")
         } body: { benchmark, suite in
             for _ in benchmark.scaledIterations { blackHole(UserDefault(wrappedValue: 0, "key", store: suite.store)) }
         }
-        registerBenchmark("UserDefault init from a typed key") {
+        registerBenchmark("UserDefault init from a typed key", configuration: .thousandPerSample) {
             try BenchmarkSuite("init.key")
         } body: { benchmark, suite in
             for _ in benchmark.scaledIterations { blackHole(UserDefault(.benchmarkCounter, store: suite.store)) }

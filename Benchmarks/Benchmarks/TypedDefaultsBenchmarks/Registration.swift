@@ -10,7 +10,7 @@ protocol BenchmarkFixture: Sendable {
 /// Registers a benchmark that runs `body` on the fixture `setup` made, and removes the fixture
 /// after the last run.
 func registerBenchmark<Fixture: BenchmarkFixture>(
-    _ name: String, configuration: Benchmark.Configuration = .perOperation,
+    _ name: String, configuration: Benchmark.Configuration,
     setup: @escaping @Sendable () throws -> Fixture, body: @escaping @Sendable (Benchmark, Fixture) -> Void
 ) {
     let made = Made<Fixture>()
@@ -39,15 +39,17 @@ private final class Made<Fixture: Sendable>: @unchecked Sendable {
 
 extension Benchmark.Configuration {
     /// A thousand operations a sample, so the clock's own cost (tens of nanoseconds) does not
-    /// swamp operations that take tens of nanoseconds; results are per operation.
-    static var perOperation: Self {
+    /// swamp operations that take a few nanoseconds; results are per operation. For reads and
+    /// inits: `benchmark-ratios` knows them by their names.
+    static var thousandPerSample: Self {
         .init(
             metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
             maxDuration: .seconds(1), maxIterations: 1_000)
     }
 
-    /// One operation a sample, timed on its own.
+    /// One operation a sample, timed on its own: for operations of a microsecond or more, where
+    /// a thousand could take longer than a second (and the exporter then loses the throughput).
     static var single: Self {
-        .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1), maxIterations: 2_000)
+        .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(1), maxIterations: 10_000)
     }
 }

@@ -37,7 +37,7 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// Registers "NAME read", "NAME raw read", "NAME write" and "NAME raw write".
     func register() {
         let family = self
-        registerBenchmark("\(name) read") {
+        registerBenchmark("\(name) read", configuration: .thousandPerSample) {
             let fixture = try family.fixture()
             fixture.property.wrappedValue = family.value
             _ = fixture.property.wrappedValue  // cached from here on, as in a running program
@@ -45,18 +45,18 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
         } body: { benchmark, fixture in
             for _ in benchmark.scaledIterations { blackHole(fixture.property.wrappedValue) }
         }
-        registerBenchmark("\(name) raw read") {
+        registerBenchmark("\(name) raw read", configuration: .thousandPerSample) {
             let fixture = try family.fixture()
             family.rawWrite(fixture.raw, "key", family.value)
             return fixture
         } body: { benchmark, fixture in
             for _ in benchmark.scaledIterations { blackHole(family.rawRead(fixture.raw, "key")) }
         }
-        registerBenchmark("\(name) write", setup: family.fixture) { benchmark, fixture in
-            for _ in benchmark.scaledIterations { fixture.property.wrappedValue = family.value }
+        registerBenchmark("\(name) write", configuration: .single, setup: family.fixture) { _, fixture in
+            fixture.property.wrappedValue = family.value
         }
-        registerBenchmark("\(name) raw write", setup: family.fixture) { benchmark, fixture in
-            for _ in benchmark.scaledIterations { family.rawWrite(fixture.raw, "key", family.value) }
+        registerBenchmark("\(name) raw write", configuration: .single, setup: family.fixture) { _, fixture in
+            family.rawWrite(fixture.raw, "key", family.value)
         }
     }
 }

@@ -44,12 +44,6 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
     var value: Int { lock.withLock { count } }
 }
 
-#if os(Linux)
-    private let isLinux = true
-#else
-    private let isLinux = false
-#endif
-
 @Suite struct KeyTests {
     @Test func snippetFromTheIssueCompilesAndWorks() {
         let store = DefaultsStore.inMemory()

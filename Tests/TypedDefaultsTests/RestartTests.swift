@@ -6,12 +6,6 @@ import Testing
 /// Every conformance written in one process and read back in a new one, with no call to
 /// `synchronize()`: on Linux this is where lost writes, integers read as 0, URLs stored as bare
 /// paths, Floats turned into Doubles and truncated dates show.
-#if os(Linux)
-    private let isLinux = true
-#else
-    private let isLinux = false
-#endif
-
 @Suite struct RestartTests {
     @Test(arguments: ProbeCase.all.map(\.name))
     func survivesRestart(_ caseName: String) throws {

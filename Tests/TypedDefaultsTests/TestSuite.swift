@@ -1,6 +1,13 @@
 import Foundation
 import TypedDefaults
 
+/// For tests of corelibs Foundation's behaviour, which Apple platforms do not share.
+#if os(Linux)
+    let isLinux = true
+#else
+    let isLinux = false
+#endif
+
 /// A suite of its own for one test, removed with its plist when the test ends.
 final class TestSuite {
     let name: String

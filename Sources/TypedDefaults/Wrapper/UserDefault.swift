@@ -119,6 +119,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         }
     }
 
+    /// `value` after each rule, in order.
     @usableFromInline
     func applyingRules(to value: Value) -> Value {
         rules.applied(to: value, defaultValue: defaultValue)

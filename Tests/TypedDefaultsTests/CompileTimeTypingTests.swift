@@ -26,23 +26,30 @@ struct CompileTimeTypingTests {
         """
 
     /// Type-checks `body` after the declarations; returns the exit status and the lines (of
-    /// `body`, counted from 1) that have errors.
-    func typecheck(_ body: String) throws -> (status: Int32, errorLines: Set<Int>) {
+    /// `body`, counted from 1) that have errors. Waits without blocking a thread: the compiler
+    /// takes seconds, and a blocked thread of the small cooperative pool would stall other
+    /// tests' tasks.
+    func typecheck(_ body: String) async throws -> (status: Int32, errorLines: Set<Int>) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("snippet.swift")
         try (Self.declarations + body).write(to: file, atomically: true, encoding: .utf8)
+        let errorsFile = folder.appendingPathComponent("errors.txt")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errors.close() }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", builtModules?.path ?? "", file.path]
-        let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let output = try String(contentsOf: errorsFile, encoding: .utf8)
 
         let offset = Self.declarations.split(separator: "\n", omittingEmptySubsequences: false).count - 1
         let pattern = "snippet.swift:"
@@ -50,11 +57,11 @@ struct CompileTimeTypingTests {
             guard line.contains("error:"), let range = line.range(of: pattern) else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber }).map { $0 - offset }
         }
-        return (process.terminationStatus, Set(lines))
+        return (status, Set(lines))
     }
 
-    @Test func rightTypesCompile() throws {
-        let result = try typecheck(
+    @Test func rightTypesCompile() async throws {
+        let result = try await typecheck(
             """
             store[.count] = 7
             let number: Int = store[.count]
@@ -64,7 +71,7 @@ struct CompileTimeTypingTests {
         #expect(result.status == 0, "errors on lines \(result.errorLines.sorted())")
     }
 
-    @Test func wrongTypesDoNotCompile() throws {
+    @Test func wrongTypesDoNotCompile() async throws {
         let wrong = [
             #"store[.count] = "seven""#,
             #"let name: String = store[.count]"#,
@@ -73,7 +80,7 @@ struct CompileTimeTypingTests {
             #"store.update(.count) { $0.append("x") }"#,
             #"let optional: Int? = nil; store[.count] = optional"#,
         ]
-        let result = try typecheck(wrong.joined(separator: "\n"))
+        let result = try await typecheck(wrong.joined(separator: "\n"))
         #expect(result.status != 0)
         for (index, line) in wrong.enumerated() {
             #expect(result.errorLines.contains(index + 1), "compiled: \(line)")

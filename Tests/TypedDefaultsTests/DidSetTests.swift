@@ -79,14 +79,14 @@ extension DefaultsKeys {
         #expect(seen.all == [9])
     }
 
-    @Test func changesByAnotherProcessFire() throws {
+    @Test func changesByAnotherProcessFire() async throws {
         let suite = try TestSuite()
         let seen = Collected<String>()
         let property = UserDefault(wrappedValue: "", "after", store: suite.store).didSet { new, _ in
             seen.append(new)
         }
         _ = property.wrappedValue
-        let child = try Probe.run("touch", suite.name)
+        let child = try await Probe.run("touch", suite.name)
         #expect(child.status == 0, "\(child.errors)")
         #expect(seen.wait(for: 1) == ["written"])
     }

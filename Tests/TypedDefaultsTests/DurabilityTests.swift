@@ -19,9 +19,9 @@ import TypedDefaults
         #expect(missing.isEmpty, "\(missing.count) of \(count) missing, first \(missing.prefix(5))")
     }
 
-    @Test func tenThousandWritesThenNormalExit() throws {
+    @Test func tenThousandWritesThenNormalExit() async throws {
         let suite = try TestSuite()
-        let run = try Probe.run("burst", suite.name, "10000")
+        let run = try await Probe.run("burst", suite.name, "10000")
         #expect(run.status == 0, "\(run.errors)")
         expectNumbered(try contents(of: suite), prefix: "burst", count: 10_000)
     }
@@ -86,14 +86,14 @@ import TypedDefaults
         #expect(try contents(of: suite)["counter"] as? Int == 400)
     }
 
-    @Test func aCorruptFileIsPreservedAsideAndReported() throws {
+    @Test func aCorruptFileIsPreservedAsideAndReported() async throws {
         let suite = try TestSuite()
         let garbage = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try garbage.write(to: suite.plistURL)
 
-        let run = try Probe.run("touch", suite.name)
+        let run = try await Probe.run("touch", suite.name)
         #expect(run.status == 0)
         #expect(run.output == "value default\n")
         #expect(run.errors.contains("does not parse"))

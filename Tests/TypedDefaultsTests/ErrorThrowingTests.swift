@@ -116,10 +116,10 @@ import TypedDefaults
             isMismatch(expected: "Channel", found: #"unknown raw value String "neon" at ["neon"]"#))
     }
 
-    @Test func theDefaultHandlerPrintsOneLine() throws {
+    @Test func theDefaultHandlerPrintsOneLine() async throws {
         let suite = try TestSuite()
-        #expect(try Probe.run("write", suite.name, "unreadableValueIsReported").status == 0)
-        let read = try Probe.run("verify", suite.name, "unreadableValueIsReported")
+        #expect(try await Probe.run("write", suite.name, "unreadableValueIsReported").status == 0)
+        let read = try await Probe.run("verify", suite.name, "unreadableValueIsReported")
         #expect(read.status == 0, "\(read.errors)")
         #expect(
             read.errors == """

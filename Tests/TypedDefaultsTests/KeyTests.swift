@@ -192,13 +192,13 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
         #expect(throws: DefaultsError.self) { try UserDefault(.initialCorrupt, store: suite.store).load() }
     }
 
-    @Test func eachProcessSeesTheFirstStoredInitialValue() throws {
+    @Test func eachProcessSeesTheFirstStoredInitialValue() async throws {
         let suite = try TestSuite()
         let runs = try (0..<2).map { _ in try Probe.start("installID", suite.name) }
         let concurrent = runs.map { $0.waitForLine { $0.hasPrefix("installID ") } }
         #expect(concurrent[0] != nil)
         #expect(concurrent[0] == concurrent[1], "two first reads at once must agree")
-        let later = try Probe.run("installID", suite.name)
+        let later = try await Probe.run("installID", suite.name)
         #expect(later.output.split(separator: "\n").first.map(String.init) == concurrent[0])
         for run in runs { run.process.waitUntilExit() }
     }

@@ -5,9 +5,9 @@ import Testing
 /// allocations of the tests running beside this one.
 @Suite struct MemoryTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
-    func aMillionWritesLeaveTheResidentSetFlat() throws {
+    func aMillionWritesLeaveTheResidentSetFlat() async throws {
         let suite = try TestSuite()
-        let run = try Probe.run("churn", suite.name, "1000000")
+        let run = try await Probe.run("churn", suite.name, "1000000")
         #expect(run.status == 0, "\(run.errors)")
         let figures = run.output.split(whereSeparator: \.isWhitespace).dropFirst().compactMap { Int($0) }
         try #require(figures.count == 3, "\(run.output)")

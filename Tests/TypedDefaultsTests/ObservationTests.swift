@@ -3,6 +3,11 @@ import Testing
 
 @testable import TypedDefaults
 
+/// How long a test waits for something that normally takes milliseconds. Generous: under
+/// ThreadSanitizer on two cores, with tests running in parallel, a task or a queue can wait
+/// seconds for a thread. Passing tests never wait this long.
+let patience: Double = 30
+
 /// Gathers what observers deliver, from whatever queue they run on.
 final class Collected<Element: Sendable>: @unchecked Sendable {  // `items` only under `lock`
     private let lock = NSLock()
@@ -13,7 +18,7 @@ final class Collected<Element: Sendable>: @unchecked Sendable {  // `items` only
 
     /// Waits until `count` items arrived, or `seconds` passed; returns what arrived.
     @discardableResult
-    func wait(for count: Int, seconds: Double = 5) -> [Element] {
+    func wait(for count: Int, seconds: Double = patience) -> [Element] {
         let deadline = Date().addingTimeInterval(seconds)
         while all.count < count, Date() < deadline { usleep(1_000) }
         return all
@@ -21,7 +26,7 @@ final class Collected<Element: Sendable>: @unchecked Sendable {  // `items` only
 }
 
 /// Waits until `condition` holds, or `seconds` passed; returns whether it held.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+func eventually(seconds: Double = patience, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
@@ -32,7 +37,7 @@ func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
 
 /// `eventually` for async tests: sleeping without blocking a thread of the cooperative pool,
 /// which the tasks under test need to make progress.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
@@ -141,19 +146,18 @@ func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
         _ = (all, chosen)
     }
 
-    @Test func anotherProcessWritingIsNoticed() throws {
+    @Test func anotherProcessWritingIsNoticed() async throws {
         let suite = try TestSuite()
         let value = UserDefault(wrappedValue: -1, "fromChild.0", store: suite.store)
         let seen = Collected<DefaultsChange<Int>>()
         let observation = value.observe { seen.append($0) }
-        let started = Date()
-        #expect(try Probe.run("burst", suite.name, "1", "fromChild").status == 0)
+        #expect(try await Probe.run("burst", suite.name, "1", "fromChild").status == 0)
+        // Within 2 s of the child's exit, with no refresh: the file watcher noticed it (the
+        // fallback polls once a second).
         let changes = seen.wait(for: 1, seconds: 2)
-        let latency = Date().timeIntervalSince(started)
         #expect(changes.map(\.newValue) == [0], "not noticed within 2 s")
         #expect(changes.first?.origin == .otherProcess)
         #expect(value.wrappedValue == 0)
-        #expect(latency < 2)
         observation.cancel()
     }
 

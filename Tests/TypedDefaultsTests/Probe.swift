@@ -56,21 +56,36 @@ enum Probe {
         try Running(arguments)
     }
 
-    static func run(_ arguments: String...) throws -> Result {
+    /// Runs the helper to the end and returns what it printed. Waits without blocking a thread:
+    /// a child process takes a second to start under ThreadSanitizer, and tests that block the
+    /// small cooperative pool for that long stall every other test's tasks.
+    static func run(_ arguments: String...) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Files, not pipes: nothing has to read while the child runs, and it can never block on
+        // a full pipe.
+        let (outputFile, errorsFile) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile)
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
+
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block the child.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
         return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+            status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
+            errors: try String(contentsOf: errorsFile, encoding: .utf8))
     }
 }

@@ -8,27 +8,27 @@ import Testing
 /// paths, Floats turned into Doubles and truncated dates show.
 @Suite struct RestartTests {
     @Test(arguments: ProbeCase.all.map(\.name))
-    func survivesRestart(_ caseName: String) throws {
-        try writeThenVerify(caseName)
+    func survivesRestart(_ caseName: String) async throws {
+        try await writeThenVerify(caseName)
     }
 
     /// Plain `UserDefaults` gets these wrong on Linux and `@UserDefault` right.
     @Test(.enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
-    func linuxQuirkIsHandled(_ caseName: String) throws {
-        try writeThenVerify(caseName)
+    func linuxQuirkIsHandled(_ caseName: String) async throws {
+        try await writeThenVerify(caseName)
     }
 
-    @Test func probeListsEveryCase() throws {
-        let listed = try Probe.run("list")
+    @Test func probeListsEveryCase() async throws {
+        let listed = try await Probe.run("list")
         let expected = (ProbeCase.all + ProbeCase.linuxQuirks).map(\.name)
         #expect(listed.output.split(separator: "\n").map(String.init) == expected)
     }
 
-    private func writeThenVerify(_ caseName: String) throws {
+    private func writeThenVerify(_ caseName: String) async throws {
         let suite = try TestSuite("restart.\(caseName)")
-        let written = try Probe.run("write", suite.name, caseName)
+        let written = try await Probe.run("write", suite.name, caseName)
         #expect(written.status == 0, "\(written.errors)")
-        let verified = try Probe.run("verify", suite.name, caseName)
+        let verified = try await Probe.run("verify", suite.name, caseName)
         #expect(verified.status == 0, "\(verified.errors)")
     }
 }

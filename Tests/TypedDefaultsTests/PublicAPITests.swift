@@ -89,3 +89,35 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
         #expect(missingKey == "test")
     }
 }
+
+extension DefaultsKeys {
+    static let playbackVolume = DefaultsKey<Double>("readme.playbackVolume", default: 0.5)
+}
+
+/// The README's settings snippet, with an in-memory store so the test writes nothing to disk.
+struct PlayerSettings: SettingsCatalog {
+    static let store = DefaultsStore.inMemory()
+
+    @Setting(
+        .playbackVolume, title: "Volume", info: "How loud playback is", range: 0...1, step: 0.1,
+        format: { "\(Int(($0 * 100).rounded()))%" }, store: PlayerSettings.store)
+    var volume
+    @Setting(wrappedValue: false, "shuffle", title: "Shuffle", store: PlayerSettings.store) var shuffle
+    @Setting(wrappedValue: 12, "fontSize", title: "Font size", range: 8...72, step: 2, store: PlayerSettings.store)
+    var fontSize
+}
+
+@Suite struct ReadmeSettingsTests {
+    @Test func settingsSnippetDoesWhatItsCommentsSay() {
+        let settings = PlayerSettings()
+        settings.$volume.increase()
+        #expect(settings.volume == 0.6)
+        settings.$shuffle.toggle()
+        #expect(settings.shuffle)
+        #expect(settings.$volume.formattedValue == "60%")
+        settings.volume = 7
+        #expect(settings.volume == 1.0)
+        #expect(settings.catalog.map(\.title) == ["Volume", "Shuffle", "Font size"])
+        #expect(settings.catalog[2].kind == .number(min: "8", max: "72", step: "2"))
+    }
+}

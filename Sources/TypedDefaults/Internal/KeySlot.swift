@@ -5,9 +5,10 @@
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
 // while it holds its lock; `key` is immutable. The lock is also why the cache's fields skip
 // Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): two accesses cannot overlap,
-// and on a cached read the checks cost more than everything else together. The callbacks' functions are not marked
-// @Sendable, but they capture only immutable values (a key, a default, rules, a @Sendable
-// body) and exist only for Sendable value types: `didSet` requires `Value: Sendable`.
+// and on a cached read the checks cost more than everything else together. The callbacks'
+// functions are not marked @Sendable, but they capture only immutable values (a key, a default,
+// rules, a @Sendable body) and exist only for Sendable value types: `didSet` requires
+// `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
     let key: String
     /// Whether `object` reflects the backend yet; a slot is filled on first use.

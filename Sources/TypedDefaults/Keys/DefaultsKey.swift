@@ -139,12 +139,6 @@ extension DefaultsKey: DefaultsRuleChaining {}
         }
     }
 
-    /// Whether the first read that finds nothing stores the value.
-    @usableFromInline var isStoredByFirstRead: Bool {
-        if case .initial = self { return true }
-        return false
-    }
-
     /// The one value of a default that is not computed on each read.
     var fixedValue: Value? {
         switch self {

@@ -1,18 +1,16 @@
 /// The value type each key name was declared with, to catch one name declared with two types.
 enum KeyRegistry {
-    private static let types = Locked<[String: ObjectIdentifier]>([:])
-    private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
+    /// By key name: the type first declared for it, and that type's name for the report.
+    private static let declared = Locked<[String: (type: ObjectIdentifier, name: String)]>([:])
 
     static func register<Value>(name: String, type: Value.Type) {
-        let identifier = ObjectIdentifier(type)
-        typeNames.withLock { $0[identifier] = String(reflecting: type) }
-        let existing = types.withLock { types in
-            if let existing = types[name] { return existing }
-            types[name] = identifier
-            return identifier
+        let first = declared.withLock { declared in
+            if let first = declared[name] { return first }
+            let first = (type: ObjectIdentifier(type), name: String(reflecting: type))
+            declared[name] = first
+            return first
         }
-        guard existing != identifier else { return }
-        let first = typeNames.withLock { $0[existing] } ?? "another type"
-        DefaultsError.report(.keyTypeConflict(key: name, types: [first, String(reflecting: type)]))
+        guard first.type != ObjectIdentifier(type) else { return }
+        DefaultsError.report(.keyTypeConflict(key: name, types: [first.name, String(reflecting: type)]))
     }
 }

@@ -333,14 +333,14 @@ extension UserDefault {
     fileprivate func bindDidSetHandlers(replacing: Bool) {
         guard !didSetHandlers.isEmpty else { return }
         let (key, defaultSource, rules) = (key, defaultSource, rules)
+        let decode = { (object: PropertyList?) in
+            Self.decodeAsRead(object, key: key, defaultSource: defaultSource, rules: rules)
+        }
         let callbacks = didSetHandlers.map { handler in
             let body = handler.body
             return (
                 owner: handler as AnyObject,
-                call: { (change: SlotChange) in
-                    let decode = { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
-                    body(decode(change.newObject), decode(change.oldObject))
-                }
+                call: { (change: SlotChange) in body(decode(change.newObject), decode(change.oldObject)) }
             )
         }
         store.state.bind(callbacks, to: slot, replacing: replacing)

@@ -31,19 +31,6 @@ extension DefaultsKeys {
     static let notRegisteredElsewhere = DefaultsKey<String>("keys.notRegisteredElsewhere", default: "registered once")
 }
 
-/// Counts calls, from any thread.
-final class Counter: @unchecked Sendable {  // `count` only under `lock`
-    private let lock = NSLock()
-    private var count = 0
-    func next() -> Int {
-        lock.withLock {
-            count += 1
-            return count
-        }
-    }
-    var value: Int { lock.withLock { count } }
-}
-
 @Suite struct KeyTests {
     @Test func snippetFromTheIssueCompilesAndWorks() {
         let store = DefaultsStore.inMemory()
@@ -129,7 +116,7 @@ final class Counter: @unchecked Sendable {  // `count` only under `lock`
     @Test func aDynamicDefaultIsComputedOnEveryRead() {
         let store = DefaultsStore.inMemory()
         let calls = Counter()
-        let key = DefaultsKey<Int>("keys.dynamic", dynamicDefault: { calls.next() * 10 })
+        let key = DefaultsKey<Int>("keys.dynamic", dynamicDefault: { calls.increment() * 10 })
         let property = UserDefault(key, store: store)
         let first = property.wrappedValue
         let second = property.wrappedValue

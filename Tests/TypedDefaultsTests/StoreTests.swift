@@ -4,12 +4,6 @@ import TypedDefaults
 
 /// Counts its decodes, to show which reads are served from the cache.
 struct Counted: Equatable, DefaultsValueConvertible {
-    final class Counter: @unchecked Sendable {  // `count` is only touched under `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
-    }
     static let decodes = Counter()
 
     var value: Int

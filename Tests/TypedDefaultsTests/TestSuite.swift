@@ -8,6 +8,23 @@ import TypedDefaults
     let isLinux = false
 #endif
 
+/// Counts events, from any thread.
+final class Counter: @unchecked Sendable {  // `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Counts one more and returns the count.
+    @discardableResult
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+
+    var value: Int { lock.withLock { count } }
+}
+
 /// A suite of its own for one test, removed with its plist when the test ends.
 final class TestSuite {
     let name: String

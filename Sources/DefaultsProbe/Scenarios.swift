@@ -58,6 +58,66 @@ enum Scenario {
         case ("installID", _):
             // A key whose first read stores its initial value: every process must see one ID.
             say("installID \(store[.installID])")
+        case ("holdLock", _):
+            // Holds the suite's cross-process lock until killed (the test may stop it too).
+            guard let lock = store.fileURL?.appendingPathExtension("lock") else { return false }
+            try FileManager.default.createDirectory(
+                at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let descriptor = open(lock.path, O_RDWR | O_CREAT, 0o600)
+            guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { return false }
+            say("locked")
+            while true { sleep(60) }
+        case ("exitInsideUpdate", _):
+            // A write waiting for its flush, then exit() from inside an update's body.
+            let slow = store.durability(.coalesced(within: .seconds(3600)))
+            UserDefault(wrappedValue: 0, "before", store: slow).wrappedValue = 1
+            UserDefault(wrappedValue: 0, "counter", store: slow).update { _ in
+                UserDefault(wrappedValue: 0, "nested", store: slow).update { $0 = 2 }
+                exit(0)
+            }
+        case ("withoutFileDescriptors", _):
+            // Reads and writes while the process has no file descriptor left, then after.
+            let value = UserDefault(wrappedValue: "default", "value", store: store)
+            let after = UserDefault(wrappedValue: "", "after", store: store.durability(.coalesced(within: .seconds(3600))))
+            var held: [Int32] = []
+            while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 { held.append(descriptor) }
+            say("exhausted \(errno == EMFILE)")
+            say("read \(value.wrappedValue)")
+            after.wrappedValue = "written"
+            do {
+                try store.flush()
+                say("flush succeeded")
+            } catch {
+                say("flush failed")
+            }
+            held.forEach { close($0) }
+            say("read \(value.wrappedValue)")
+            try store.flush()
+            say("flushed")
+        case ("plainRewriter", let count?):
+            // Plain UserDefaults, as another program uses it: it truncates and rewrites the
+            // whole file in place on each synchronize().
+            guard let seconds = arguments.dropFirst().first.flatMap(Double.init) else { return false }
+            let plain = try UserDefaults.suite(named: suite)
+            for index in 0..<count { plain.set(index, forKey: "plain.\(index)") }
+            plain.synchronize()
+            say("ready")
+            let end = Date().addingTimeInterval(seconds)
+            var rounds = 0
+            while Date() < end {
+                plain.set(rounds, forKey: "tick")
+                plain.synchronize()
+                rounds += 1
+            }
+            say("rounds \(rounds)")
+        case ("homeFolder", _):
+            // Where this process's suite lives, written by the store and by plain UserDefaults.
+            UserDefault(wrappedValue: 0, "typed", store: store).wrappedValue = 1
+            try store.flush()
+            let plain = try UserDefaults.suite(named: suite)
+            plain.set(2, forKey: "plain")
+            plain.synchronize()
+            say("file \(store.fileURL?.path ?? "none")")
         default:
             return false
         }

@@ -24,12 +24,19 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case encodingFailed(key: String, underlying: any Error)
     /// A suite name that would escape the preferences folder or is otherwise unusable.
     case invalidSuiteName(String, reason: String)
-    /// A suite's file did not parse. It was renamed to `preservedAt` (`nil` if even that failed)
-    /// rather than overwritten, and the suite started empty.
+    /// A suite's file was read and does not parse. It was renamed to `preservedAt` (`nil` if
+    /// even that failed) rather than overwritten, and the suite started empty. The file aside
+    /// keeps every byte: look at it with `plutil -p` or Python's `plistlib`, recover what you
+    /// need, then delete it; nothing reads it again.
     case corruptFile(path: String, preservedAt: String?, underlying: any Error)
+    /// A suite's file exists but could not be read: another user owns it, its mode forbids
+    /// reading, it is a folder, or the process ran out of file descriptors. The file is left
+    /// exactly as it is and nothing is written over it; reads give defaults, and the next read
+    /// or flush tries again. Changes are kept until a flush succeeds.
+    case readFailed(path: String, underlying: any Error)
     /// Changes could not be written to a suite's file; they are kept and retried on the next flush.
     case writeFailed(path: String, underlying: any Error)
-    /// Two ``DefaultsKey``s were declared with one name and different value types.
+    /// Two ``DefaultsKey``s with one name and different value types were used in one suite.
     case keyTypeConflict(key: String, types: [String])
 
     /// The key the error is about, if it is about one.
@@ -38,7 +45,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _):
             key
-        case .invalidSuiteName, .corruptFile, .writeFailed:
+        case .invalidSuiteName, .corruptFile, .readFailed, .writeFailed:
             nil
         }
     }
@@ -57,8 +64,10 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "invalid suite name \"\(name)\": \(reason)"
         case .corruptFile(let path, let preservedAt, let underlying):
             "\(path) does not parse (\(underlying)); "
-                + (preservedAt.map { "preserved as \($0), " } ?? "could not be moved aside, ")
-                + "the suite starts empty"
+                + (preservedAt.map { "it was moved to \($0), " } ?? "it could not be moved aside, ")
+                + "and the suite starts empty"
+        case .readFailed(let path, let underlying):
+            "cannot read \(path): \(underlying); it is left as it is, defaults are read until it can be read"
         case .keyTypeConflict(let key, let types):
             "key \"\(key)\" is declared with different value types: \(types.joined(separator: " and "))"
         case .writeFailed(let path, let underlying):

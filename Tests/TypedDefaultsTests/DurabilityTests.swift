@@ -97,7 +97,10 @@ import TypedDefaults
         #expect(run.status == 0)
         #expect(run.output == "value default\n")
         #expect(run.errors.contains("does not parse"))
-        #expect(run.errors.contains("preserved as"))
+        #expect(run.errors.contains("it was moved to \(suite.plistURL.path).corrupt-"))
+        // One readable line: no dump of the parser's error and its user info.
+        #expect(run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+        #expect(!run.errors.contains("kCFPropertyList") && !run.errors.contains("NSDebugDescription"))
 
         let folder = suite.plistURL.deletingLastPathComponent()
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -78,16 +78,15 @@ extension DefaultsKeys {
         #expect(store[.launchCount] == 200)
     }
 
-    @Test func oneNameWithTwoTypesIsReported() {
-        let (keys, reported) = ReportedErrors.during {
-            (
-                DefaultsKey<Int>("keys.conflicting", default: 1),
-                DefaultsKey<Int>("keys.conflicting", default: 2),
-                DefaultsKey<String>("keys.conflicting", default: "one")
-            )
+    @Test func oneNameWithTwoTypesInOneSuiteIsReported() {
+        let store = DefaultsStore.inMemory()
+        let (_, reported) = ReportedErrors.during {
+            _ = store[DefaultsKey<Int>("keys.conflicting", default: 1)]
+            _ = store[DefaultsKey<Int>("keys.conflicting", default: 2)]
+            _ = store[DefaultsKey<String>("keys.conflicting", default: "one")]
+            _ = store[DefaultsKey<String>("keys.conflicting", default: "two")]
         }
-        #expect(keys.2.name == "keys.conflicting")
-        #expect(reported.count == 1, "the same type twice is no conflict; another type is")
+        #expect(reported.count == 1, "the same type twice is no conflict; another type is, reported once: \(reported)")
         guard case .keyTypeConflict(let key, let types)? = reported.first else {
             Issue.record("expected a key type conflict, got \(reported)")
             return
@@ -97,11 +96,24 @@ extension DefaultsKeys {
     }
 
     @Test func anOptionalAndItsWrappedTypeConflict() {
+        let store = DefaultsStore.inMemory()
         let (_, reported) = ReportedErrors.during {
-            _ = DefaultsKey<Int>("keys.optionalConflict", default: 1)
-            _ = DefaultsKey<Int?>("keys.optionalConflict")
+            _ = store[DefaultsKey<Int>("keys.optionalConflict", default: 1)]
+            _ = store[DefaultsKey<Int?>("keys.optionalConflict")]
         }
         #expect(reported.map(\.key) == ["keys.optionalConflict"])
+    }
+
+    /// A name is a key of one suite: two suites may store different types under it.
+    @Test func oneNameWithTwoTypesInTwoSuitesIsNoConflict() throws {
+        let (first, second) = (try TestSuite(), try TestSuite())
+        let (_, reported) = ReportedErrors.during {
+            first.store[DefaultsKey<Int>("shared", default: 1)] = 5
+            second.store[DefaultsKey<String>("shared", default: "one")] = "five"
+            #expect(first.store[DefaultsKey<Int>("shared", default: 1)] == 5)
+            #expect(second.store[DefaultsKey<String>("shared", default: "one")] == "five")
+        }
+        #expect(reported.isEmpty, "\(reported)")
     }
 
     // MARK: The three kinds of default
@@ -211,6 +223,17 @@ extension DefaultsKeys {
         try suite.store.register(.notRegisteredElsewhere)
         #expect(other.defaults.string(forKey: "keys.notRegisteredElsewhere") == "registered once")
         #expect(UserDefault(.notRegisteredElsewhere, store: other.store).hasStoredValue == false)
+    }
+
+    /// Linux's registration domain is one for the whole process: a `nil` default registers
+    /// nothing, where it once showed plain readers of every suite an internal marker.
+    @Test func aNilDefaultRegistersNothing() throws {
+        let suite = try TestSuite()
+        let key = DefaultsKey<Int?>("keys.registeredNil")
+        try suite.store.register(key)
+        #expect(suite.defaults.object(forKey: "keys.registeredNil") == nil)
+        #expect(UserDefaults.standard.object(forKey: "keys.registeredNil") == nil)
+        #expect(suite.store[key] == nil)
     }
 
     @Test func registeringADynamicOrUnencodableDefaultThrowsAndRegistersNothing() throws {

@@ -25,9 +25,10 @@ enum Probe {
         private let output = Pipe()
         private var received = ""
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String]? = nil) throws {
             process.executableURL = Probe.executable
             process.arguments = arguments
+            process.environment = environment
             process.standardOutput = output
             try process.run()
         }
@@ -60,6 +61,21 @@ enum Probe {
     /// a child process takes a second to start under ThreadSanitizer, and tests that block the
     /// small cooperative pool for that long stall every other test's tasks.
     static func run(_ arguments: String...) async throws -> Result {
+        try await run(arguments)
+    }
+
+    /// The environment of this process with `changes` made (`nil` removes a variable).
+    static func environment(_ changes: [String: String?]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in changes { environment[name] = value }
+        return environment
+    }
+
+    /// Runs the helper to the end, with `environment` in place of this process's, and through
+    /// `launcher` when given (a command that runs the rest of its arguments, such as `setpriv`).
+    static func run(
+        _ arguments: [String], environment: [String: String]? = nil, launcher: [String] = []
+    ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,8 +92,14 @@ enum Probe {
         }
 
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        process.environment = environment
         process.standardOutput = output
         process.standardError = errors
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in

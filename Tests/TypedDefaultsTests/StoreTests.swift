@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// Counts its decodes, to show which reads are served from the cache.
+/// Counts its decodes, to show which reads are served from the cache. The counter is the
+/// test's own (a task local): tests run in parallel, and another test's decodes must not count.
 struct Counted: Equatable, DefaultsValueConvertible {
-    static let decodes = Counter()
+    @TaskLocal static var decodes = Counter()
 
     var value: Int
     init(_ value: Int) { self.value = value }
@@ -56,6 +57,10 @@ struct Counted: Equatable, DefaultsValueConvertible {
     }
 
     @Test func repeatedReadsDoNotDecodeAgain() throws {
+        try Counted.$decodes.withValue(Counter()) { try repeatedReadsDoNotDecodeAgainCounting() }
+    }
+
+    func repeatedReadsDoNotDecodeAgainCounting() throws {
         let store = DefaultsStore.inMemory()
         let writer = UserDefault(wrappedValue: Counted(0), "counted", store: store)
         let reader = UserDefault(wrappedValue: Counted(0), "counted", store: store)
@@ -93,6 +98,10 @@ struct Counted: Equatable, DefaultsValueConvertible {
     }
 
     @Test func aSuiteFileIsDecodedOncePerChange() throws {
+        try Counted.$decodes.withValue(Counter()) { try aSuiteFileIsDecodedOncePerChangeCounting() }
+    }
+
+    func aSuiteFileIsDecodedOncePerChangeCounting() throws {
         let suite = try TestSuite()
         suite.plant(5, forKey: "counted")
         let before = Counted.decodes.value

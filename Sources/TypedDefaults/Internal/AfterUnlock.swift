@@ -17,10 +17,23 @@ struct AfterUnlock {
     }
 
     /// Reports the errors, then runs the callbacks in the order the changes were made.
+    ///
+    /// A callback never runs inside itself: a write it makes to its own key (to clamp it, say),
+    /// or a chain of callbacks that leads back to it, is applied and observed, but does not call
+    /// it again, so no callback can recurse without end.
     func run() {
         errors.forEach(DefaultsError.report)
         for (callback, change) in calls {
-            callback.call(change)
+            let running = RunningCallbacks.current
+            guard !running.contains(callback.id) else { continue }
+            RunningCallbacks.$current.withValue(running.union([callback.id])) {
+                callback.call(change)
+            }
         }
     }
+}
+
+/// The `didSet` callbacks running on this thread (or task), innermost last.
+enum RunningCallbacks {
+    @TaskLocal static var current: Set<ObjectIdentifier> = []
 }

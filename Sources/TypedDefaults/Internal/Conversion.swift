@@ -21,6 +21,10 @@ enum Conversion {
         } catch {
             return .failure(.encodingFailed(key: key, underlying: error))
         }
+        let depth = StoredObject.nestingDepth(object)
+        guard depth <= StoredObject.maximumNestingDepth else {
+            return .failure(.encodingFailed(key: key, underlying: NestedTooDeeply()))
+        }
         guard StoredObject.isPropertyList(object) else {
             return .failure(.encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object))))
         }
@@ -34,5 +38,14 @@ struct NotAPropertyList: Error, CustomStringConvertible {
 
     var description: String {
         "\(type) is not a property-list type"
+    }
+}
+
+/// A value whose arrays and dictionaries nest deeper than CoreFoundation reads back: written,
+/// it would make the whole suite file unreadable at the next launch.
+struct NestedTooDeeply: Error, CustomStringConvertible {
+    var description: String {
+        "its arrays and dictionaries nest more than \(StoredObject.maximumNestingDepth) levels deep, "
+            + "the most a suite file can hold (CoreFoundation refuses to read deeper ones)"
     }
 }

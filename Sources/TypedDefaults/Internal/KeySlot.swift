@@ -25,6 +25,9 @@
     /// Whether a read found nothing stored, with no change since: a read of a missing key is
     /// answered from the cache too.
     @exclusivity(unchecked) @usableFromInline private(set) var isKnownEmpty = false
+    /// The value types typed keys of this name were used with in this suite, the first first:
+    /// a second one is a conflict, reported once.
+    var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     var callbacks: [ObjectIdentifier: SlotCallback] = [:]
 
@@ -68,6 +71,8 @@
 /// that declare the callback keep it alive, and once they are gone it is dropped.
 struct SlotCallback {
     weak var owner: AnyObject?
+    /// The owner's identity, which names the callback while it runs.
+    let id: ObjectIdentifier
     /// When it was bound, so callbacks run in the order they were declared.
     let order: UInt64
     let call: (SlotChange) -> Void

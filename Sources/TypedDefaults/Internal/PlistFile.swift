@@ -10,40 +10,70 @@ import Foundation
 
 /// A suite's property-list file: read, replaced atomically, locked across processes, and
 /// preserved aside when it does not parse.
+///
+/// Only a file whose bytes were read and do not parse is corrupt. A file that cannot be read at
+/// all (another user's, mode 000, a folder, no file descriptors left) is left exactly where and
+/// as it is, and nothing is written over it until it can be read again.
 struct PlistFile: Sendable {
     let url: URL
 
     var lockURL: URL { url.appendingPathExtension("lock") }
 
+    /// What a read of the file found.
+    enum Contents {
+        case values([String: PropertyList])
+        /// The bytes were read and do not parse; `underlying` says why.
+        case unparsable(any Error)
+        /// The file could not be read (permissions, an I/O error): not the same as corrupt.
+        case unreadable(DefaultsError)
+    }
+
+    /// How long to wait for another writer: for the cross-process lock, and for a file that is
+    /// empty or does not parse to settle (a plain `UserDefaults` writer truncates the file, then
+    /// writes it).
+    enum Wait {
+        /// For the lock, while the process goes on.
+        static let lock: TimeInterval = 5
+        /// For the lock at exit or on a termination signal: never hang the end of a process.
+        static let lockAtExit: TimeInterval = 2
+        /// For an empty or unparsable file to become a whole one.
+        static let settle: TimeInterval = 0.1
+    }
+
     /// The contents, or empty when there is no file. A file that does not parse is moved aside
     /// (under the lock, after a fresh look, so a good file written meanwhile is never moved).
     func load() -> SuiteContents {
-        if let values = try? read() { return SuiteContents(values: values) }
-        do {
-            return try withExclusiveLock { () throws(DefaultsError) in readMovingCorruptAside() }
-        } catch {
-            return SuiteContents(values: [:], problem: error)
+        switch settledRead() {
+        case .values(let values):
+            return SuiteContents(values: values)
+        case .unreadable(let error):
+            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+        case .unparsable:
+            do {
+                return try withExclusiveLock(waitingAtMost: Wait.lock) { () throws(DefaultsError) in
+                    readMovingCorruptAside()
+                }
+            } catch {
+                return SuiteContents(values: nil, problem: error, isUnreadable: true)
+            }
         }
     }
 
-    /// Reads the file; a file that still does not parse after a short wait (a plain
-    /// `UserDefaults` writer may be halfway through rewriting it) is renamed to
-    /// `<suite>.plist.corrupt-<timestamp>` and read as empty, with the problem to report.
-    /// Call with the lock held.
+    /// Reads the file, waiting out a writer halfway through it; a file that still does not
+    /// parse is renamed to `<suite>.plist.corrupt-<timestamp>` and read as empty, with the
+    /// problem to report. Call with the lock held.
     func readMovingCorruptAside() -> SuiteContents {
-        var lastError: (any Error)?
-        for attempt in 0..<3 {
-            if attempt > 0 { usleep(50_000) }
-            do {
-                return SuiteContents(values: try read())
-            } catch {
-                lastError = error
-            }
+        switch settledRead() {
+        case .values(let values):
+            return SuiteContents(values: values)
+        case .unreadable(let error):
+            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+        case .unparsable(let underlying):
+            let aside = preserveAside()
+            let problem = DefaultsError.corruptFile(
+                path: url.path, preservedAt: aside?.path, underlying: ParseFailure(underlying))
+            return SuiteContents(values: [:], problem: problem)
         }
-        let aside = preserveAside()
-        let problem = DefaultsError.corruptFile(
-            path: url.path, preservedAt: aside?.path, underlying: lastError ?? CocoaError(.fileReadCorruptFile))
-        return SuiteContents(values: [:], problem: problem)
     }
 
     /// What tells one version of the file from another: a rename gives a new inode, a rewrite in
@@ -59,7 +89,7 @@ struct PlistFile: Sendable {
         }
     }
 
-    /// The file's identity now, or `nil` when there is no file.
+    /// The file's identity now (through a symlink, its target's), or `nil` when there is none.
     func identity() -> Identity? {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }
@@ -70,33 +100,96 @@ struct PlistFile: Sendable {
         #endif
     }
 
-    /// The parsed contents; empty when the file does not exist or is empty, as corelibs reads it.
-    func read() throws -> [String: PropertyList] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
-        let data = try Data(contentsOf: url)
-        guard !data.isEmpty else { return [:] }
-        let root = try PropertyListSerialization.propertyList(from: data, format: nil)
-        guard let entries = StoredObject.dictionary(root) else {
-            throw DefaultsTypeMismatch(expected: "a dictionary at the root", found: StoredObject.describe(root))
+    /// Reads the file, and reads it again over a short, bounded wait while it is empty or does
+    /// not parse: a plain `UserDefaults` writer truncates the file before it writes, and a read
+    /// between the two must not be taken for an empty suite. An empty file counts as empty
+    /// only when it stayed the same file, empty, for the whole wait.
+    func settledRead() -> Contents {
+        let deadline = Date().addingTimeInterval(Wait.settle)
+        let first = readOnce()
+        var current = first
+        while true {
+            switch current.contents {
+            case .unreadable: return current.contents
+            case .values where !current.isEmptyFile: return current.contents
+            case .values, .unparsable: break
+            }
+            guard Date() < deadline else {
+                if current.isEmptyFile, current.identity != first.identity {
+                    return .unreadable(.readFailed(path: url.path, underlying: StillBeingWritten()))
+                }
+                return current.contents
+            }
+            usleep(10_000)
+            current = readOnce()
         }
-        return entries.mapValues(PropertyList.init)
     }
 
-    /// Writes `contents` to a temporary file beside the suite and renames it over the suite, so
-    /// readers see the old file or the new one, never a mix. No contents removes the file, as
-    /// corelibs does.
-    func replace(with contents: [String: PropertyList]) throws(DefaultsError) {
+    /// One read of the file: its contents, whether it is empty (or only whitespace), and the
+    /// identity it had.
+    private func readOnce() -> (contents: Contents, isEmptyFile: Bool, identity: Identity?) {
+        let identity = identity()
+        let data: Data
+        switch readBytes() {
+        case .success(nil): return (.values([:]), false, nil)
+        case .success(let bytes?): data = bytes
+        case .failure(let error): return (.unreadable(error), false, identity)
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            // corelibs reads an empty or whitespace-only file as an empty suite.
+            return (.values([:]), true, identity)
+        }
         do {
-            if contents.isEmpty {
-                if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            let root = try PropertyListSerialization.propertyList(from: data, format: nil)
+            guard let entries = StoredObject.dictionary(root) else {
+                throw DefaultsTypeMismatch(expected: "a dictionary at the root", found: StoredObject.describe(root))
+            }
+            return (.values(entries.mapValues(PropertyList.init)), false, identity)
+        } catch {
+            return (.unparsable(error), false, identity)
+        }
+    }
+
+    /// The file's bytes, `nil` when there is no file; an I/O or permission error is reported as
+    /// ``DefaultsError/readFailed(path:underlying:)``, never as corrupt data.
+    private func readBytes() -> Result<Data?, DefaultsError> {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return .success(nil) }
+            return .failure(.readFailed(path: url.path, underlying: SystemError.current))
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 {
+                return .success(data)
+            } else if errno != EINTR {
+                return .failure(.readFailed(path: url.path, underlying: SystemError.current))
+            }
+        }
+    }
+
+    /// Writes `contents` to a new temporary file beside the suite and renames it over the
+    /// suite, so readers see the old file or the new one, never a mix. A suite file that is a
+    /// symlink stays one: its target is replaced. No contents removes a plain file, as corelibs
+    /// does. Call with the lock held: temporary files found then are left by a killed writer,
+    /// and are removed.
+    func replace(with contents: [String: PropertyList]) throws(DefaultsError) {
+        let target = Self.resolvingSymlinks(url)
+        do {
+            removeStaleTemporaries(beside: target)
+            if contents.isEmpty, target == url {
+                if unlink(url.path) != 0, errno != ENOENT { throw SystemError.current }
                 return
             }
-            let data = try PropertyListXML.data(contents)
-            let temporary = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-            try data.write(to: temporary)
-            guard chmod(temporary.path, 0o600) == 0, rename(temporary.path, url.path) == 0 else {
-                let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            let data = try BinaryPropertyList.data(contents)
+            let temporary = try writeTemporary(data, beside: target)
+            guard rename(temporary.path, target.path) == 0 else {
+                let error = SystemError.current
                 unlink(temporary.path)
                 throw error
             }
@@ -105,21 +198,89 @@ struct PlistFile: Sendable {
         }
     }
 
+    /// Creates `.<name>.<pid>.<random>.tmp` beside `target` exclusively (never through a link
+    /// planted at that name), with mode 0600 from its first byte (or the mode `target` has),
+    /// and writes `data` to it.
+    private func writeTemporary(_ data: Data, beside target: URL) throws -> URL {
+        let name = ".\(target.lastPathComponent).\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(name)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemError.current }
+        var succeeded = false
+        defer {
+            close(descriptor)
+            if !succeeded { unlink(temporary.path) }
+        }
+        // Keep the mode the owner gave an existing file.
+        var status = stat()
+        if stat(target.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            guard fchmod(descriptor, status.st_mode & 0o777) == 0 else { throw SystemError.current }
+        }
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemError.current
+                }
+                offset += written
+            }
+        }
+        succeeded = true
+        return temporary
+    }
+
+    /// Removes temporary files of this suite's that a writer killed mid-flush left behind. Only
+    /// a writer holding the lock makes them, so with the lock held every one found is stale.
+    private func removeStaleTemporaries(beside target: URL) {
+        let folder = target.deletingLastPathComponent()
+        let prefix = ".\(target.lastPathComponent)."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    /// Where a symlink at `url` leads (links followed up to 16 deep), or `url` itself.
+    static func resolvingSymlinks(_ url: URL) -> URL {
+        var current = url
+        for _ in 0..<16 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
+                return current
+            }
+            current =
+                destination.hasPrefix("/")
+                ? URL(fileURLWithPath: destination)
+                : current.deletingLastPathComponent().appendingPathComponent(destination)
+        }
+        return current
+    }
+
     /// Runs `body` holding an exclusive `flock` on the sidecar lock file, which no writer
-    /// replaces, so every process that locks it agrees on one lock.
-    func withExclusiveLock<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError) -> Result {
+    /// replaces, so every process that locks it agrees on one lock. Waits at most `limit`
+    /// seconds for another holder (one that is stopped would otherwise block for ever), then
+    /// throws ``DefaultsError/writeFailed(path:underlying:)``.
+    func withExclusiveLock<Result>(
+        waitingAtMost limit: TimeInterval, _ body: () throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result {
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw .writeFailed(path: lockURL.path, underlying: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
-        }
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .writeFailed(path: lockURL.path, underlying: SystemError.current) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw .writeFailed(path: lockURL.path, underlying: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+        let deadline = Date().addingTimeInterval(limit)
+        var pause: useconds_t = 1_000
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw .writeFailed(path: lockURL.path, underlying: SystemError.current)
             }
+            guard Date() < deadline else {
+                throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
+            }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
@@ -139,4 +300,44 @@ struct PlistFile: Sendable {
         }
         return nil
     }
+}
+
+/// A suite file that was rewritten, and empty, every time it was read over the settle wait.
+struct StillBeingWritten: Error, CustomStringConvertible {
+    var description: String { "another program keeps rewriting it; it was empty each time it was read" }
+}
+
+/// Another process held a suite's lock for longer than the store waits.
+struct LockTimeout: Error, CustomStringConvertible {
+    let lockPath: String
+    let seconds: TimeInterval
+
+    var description: String {
+        "another process has held \(lockPath) for more than \(seconds.formatted()) s (stopped, or stuck)"
+    }
+}
+
+/// Why a suite file's bytes do not parse, in one line: the parser's own message without
+/// Foundation's dump of its error's user info.
+struct ParseFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: any Error) {
+        let nsError = error as NSError
+        let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        let message =
+            error is DefaultsTypeMismatch
+            ? "\(error)" : "not a property list: \(detail)"
+        description = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// A failed system call's `errno`, described in one line (`Permission denied (errno 13)`).
+struct SystemError: Error, CustomStringConvertible {
+    let code: Int32
+
+    /// The error `errno` names now.
+    static var current: SystemError { SystemError(code: errno) }
+
+    var description: String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

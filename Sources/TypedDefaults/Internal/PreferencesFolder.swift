@@ -2,12 +2,18 @@ import Foundation
 
 /// Where corelibs Foundation keeps suites on Linux, and what it calls the standard one.
 enum PreferencesFolder {
-    /// `$XDG_CONFIG_HOME` when it is an absolute path, else `~/.config`, as corelibs decides.
+    /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, as corelibs decides:
+    /// the `HOME` variable, not the account's home folder, which differs in containers, CI and
+    /// under `sudo -E`. The account's home only when `HOME` is unset or empty.
     static var url: URL {
-        if let configured = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
+        let environment = ProcessInfo.processInfo.environment
+        if let configured = environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
             return URL(fileURLWithPath: configured, isDirectory: true)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".config", isDirectory: true)
     }
 
     /// The file of the suite named `suiteName`.
@@ -27,6 +33,9 @@ enum PreferencesFolder {
             return nil
         }
         guard let name = suite.value as? String? else { return nil }
-        return name ?? standardSuiteName
+        // A name the store cannot manage as a file (too long for its lock and temporary files'
+        // names, a path) is left to UserDefaults itself.
+        guard let name else { return standardSuiteName }
+        return SuiteName.problem(with: name) == nil ? name : nil
     }
 }

@@ -87,6 +87,25 @@ enum StoredObject {
         return String(describing: type(of: object))
     }
 
+    /// The deepest nesting of arrays and dictionaries a stored value may have: CoreFoundation's
+    /// parser refuses a file nested 512 levels deep, and the suite's own dictionary is one.
+    static let maximumNestingDepth = 511
+
+    /// How many arrays and dictionaries deep `object` nests: 0 for a single value. Stops
+    /// counting past ``maximumNestingDepth``, so a hostile value cannot exhaust the stack.
+    static func nestingDepth(_ object: Any, limit: Int = maximumNestingDepth + 1) -> Int {
+        guard limit > 0 else { return 0 }
+        let children: [Any]
+        if let elements = object as? [Any] {
+            children = elements
+        } else if let entries = object as? [String: Any] {
+            children = Array(entries.values)
+        } else {
+            return 0
+        }
+        return 1 + children.reduce(0) { max($0, nestingDepth($1, limit: limit - 1)) }
+    }
+
     /// Whether `object` is a property list that `UserDefaults.set` accepts without crashing.
     static func isPropertyList(_ object: Any) -> Bool {
         switch object {

@@ -13,7 +13,11 @@ enum SuiteRegistry {
     private static let suites = Locked<[Identity: SuiteState]>([:])
 
     private static let exitFlushInstalled: Void = {
-        atexit { SuiteRegistry.flushAll() }
+        atexit { SuiteRegistry.flushAllBeforeExit() }
+        // libdispatch creates the descriptor behind its timers when the first one is armed, and
+        // kills the process if none is left then. A coalesced flush arms one on the first write,
+        // which could come when the process has run out of descriptors: arm one now.
+        DispatchQueue.global().asyncAfter(deadline: .now()) {}
     }()
 
     /// The state for `identity`, made by `make` on first use.
@@ -27,10 +31,12 @@ enum SuiteRegistry {
         }
     }
 
-    /// Commits every suite's pending changes; errors go to the handler.
-    static func flushAll() {
+    /// Commits every suite's pending changes as the process ends (at exit, or on a termination
+    /// signal), each waiting at most ``PlistFile/Wait/lockAtExit`` for a lock; errors go to the
+    /// handler.
+    static func flushAllBeforeExit() {
         for state in suites.withLock({ Array($0.values) }) {
-            state.flushReporting()
+            state.flushBeforeExit()
         }
     }
 }

@@ -5,9 +5,15 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending` and `flushScheduled`,
-// and every slot's fields, are only touched while holding `lock`; `flushLock` serializes
-// commits; the backend and the observers are Sendable.
+// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `flushScheduled`,
+// `loadFailed` and `transaction`, and every slot's fields, are only touched while holding `lock`;
+// a transaction's own fields only by the thread that runs it; `flushLock` serializes commits;
+// the backend and the observers are Sendable.
+//
+// Every wait is bounded: `flushLock` for as long as the cross-process lock (a thread stuck in
+// an update's body cannot hang a flush or exit), the file lock by the backend. An update or
+// flush called from inside an update's body, on its own thread, joins that update's commit
+// (`transaction`) instead of waiting for a lock its thread holds.
 //
 // Problems met while a lock is held (a corrupt file found on loading), and `didSet` callbacks
 // due, are collected in an `AfterUnlock` local to the call and handled by it once it holds no
@@ -15,6 +21,8 @@ import Foundation
 // runs on the thread whose call met it.
 @usableFromInline final class SuiteState: @unchecked Sendable {
     let backend: any StoreBackend
+    /// The suite's file, or its label: what errors name.
+    let location: String
     @usableFromInline let lock = SuiteLock()
     private let flushLock = NSLock()
     private var slots: [String: KeySlot] = [:]
@@ -24,18 +32,35 @@ import Foundation
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
     private var flushScheduled = false
+    /// Whether the last load could not read the backend (reported once until a load succeeds).
+    private var loadFailed = false
+    /// The update running on some thread, which nested updates and flushes on that thread join.
+    private var transaction: Transaction?
     private var nextCallbackOrder: UInt64 = 0
     /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
     let observers: SuiteObservers
 
-    init(backend: any StoreBackend, label: String) {
+    init(backend: any StoreBackend, label: String, location: String? = nil) {
         self.backend = backend
+        self.location = location ?? label
         observers = SuiteObservers(label: label)
     }
 
-    /// The slot for `key`, created on first use and shared from then on.
-    func slot(for key: String) -> KeySlot {
-        lock.withLock { slotLocked(for: key) }
+    /// The slot for `key`, created on first use and shared from then on. With `declaring`, a
+    /// typed key's value type: one name used with two types in one suite is reported.
+    func slot(for key: String, declaring type: Any.Type? = nil) -> KeySlot {
+        var conflict: DefaultsError?
+        defer { if let conflict { DefaultsError.report(conflict) } }
+        return lock.withLock {
+            let slot = slotLocked(for: key)
+            if let type, !slot.declaredTypes.contains(where: { $0.id == ObjectIdentifier(type) }) {
+                slot.declaredTypes.append((ObjectIdentifier(type), String(reflecting: type)))
+                if slot.declaredTypes.count > 1 {
+                    conflict = .keyTypeConflict(key: key, types: [slot.declaredTypes[0].name, String(reflecting: type)])
+                }
+            }
+            return slot
+        }
     }
 
     /// Binds `didSet` callbacks to `slot`, each once however often its owner binds it: they run
@@ -49,10 +74,10 @@ import Foundation
             for (owner, call) in callbacks {
                 let id = ObjectIdentifier(owner)
                 if let bound = slot.callbacks[id], bound.owner != nil {
-                    if replacing { slot.callbacks[id] = SlotCallback(owner: owner, order: bound.order, call: call) }
+                    if replacing { slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: bound.order, call: call) }
                 } else {
                     nextCallbackOrder += 1
-                    slot.callbacks[id] = SlotCallback(owner: owner, order: nextCallbackOrder, call: call)
+                    slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: nextCallbackOrder, call: call)
                 }
             }
         }
@@ -103,13 +128,14 @@ import Foundation
         }
         let object = loadedObject(slot, &after)
         let generation = slot.generation
-        if object == nil { slot.cacheNothingStored() }
+        // Not when the backend could not be read: the next read tries again.
+        if object == nil, slot.isLoaded { slot.cacheNothingStored() }
         lock.unlock()
 
         guard let object else { return .missing }
         let result = Conversion.decode(object, as: Value.self, key: slot.key)
         lock.withLock {
-            if slot.generation == generation { slot.cache(result) }
+            if slot.generation == generation, slot.isLoaded { slot.cache(result) }
         }
         return .decoded(result)
     }
@@ -145,20 +171,33 @@ import Foundation
     }
 
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
-    /// atomically: under the backend's cross-process lock for a plist file.
+    /// atomically: under the backend's cross-process lock for a plist file. Called from inside
+    /// another update's `transform` on the same thread, it joins that update's commit.
     func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
         var after = AfterUnlock()
         defer { after.run() }
-        flushLock.lock()
+        if let transaction = joinableTransaction() {
+            transaction.join(takePending())
+            let updated = transform(transaction.edit[slot.key])
+            transaction.join([slot.key: updated])
+            lock.withLock { change(slot, to: updated, origin: .thisProcess, &after) }
+            return
+        }
+        let limit = PlistFile.Wait.lock
+        guard lockFlushes(waitingAtMost: limit, &after) else { return }
         defer { flushLock.unlock() }
         let changes = takePending()
         var updated: PropertyList?
-        let update = KeyUpdate(key: slot.key) { current in
-            updated = transform(current)
-            return updated
-        }
+        var transaction: Transaction?
         do {
-            let contents = try backend.commit(changes, update: update)
+            let contents = try backend.commit(changes, waitingAtMost: limit) { edit in
+                let running = Transaction(edit: edit, changes: changes)
+                transaction = running
+                self.lock.withLock { self.transaction = running }
+                defer { self.lock.withLock { self.transaction = nil } }
+                updated = transform(edit[slot.key])
+                edit[slot.key] = updated
+            }
             lock.withLock {
                 // This process's update first, so taking in the file does not mistake it for
                 // another process's change.
@@ -166,25 +205,66 @@ import Foundation
                 refresh(from: contents, &after)
             }
         } catch {
-            restore(changes)
+            // Whatever nested updates and flushes joined stays pending too.
+            restore(transaction?.changes ?? changes)
             after.report(error)
         }
     }
 
-    /// Commits every pending change to the backend.
-    func flush() throws(DefaultsError) {
+    /// Commits every pending change to the backend, waiting at most `limit` seconds for other
+    /// writers. Called from inside an update's `transform`, the changes join that update's
+    /// commit and are written with it.
+    func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock) throws(DefaultsError) {
+        if let transaction = joinableTransaction() {
+            transaction.join(takePending())
+            return
+        }
         var after = AfterUnlock()
         defer { after.run() }
-        flushLock.lock()
+        guard flushLock.lock(before: Date(timeIntervalSinceNow: limit)) else {
+            throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
+        }
         defer { flushLock.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
         do {
-            let contents = try backend.commit(changes, update: nil)
+            let contents = try backend.commit(changes, waitingAtMost: limit, edit: nil)
             lock.withLock { refresh(from: contents, &after) }
         } catch {
             restore(changes)
             throw error
+        }
+    }
+
+    /// The flush at exit or on a termination signal: waits less, and from inside an update's
+    /// body (`exit()` called there) writes what that update's commit holds so far.
+    func flushBeforeExit() {
+        if let transaction = joinableTransaction() {
+            transaction.join(takePending())
+            do {
+                try transaction.edit.writeNow()
+            } catch {
+                DefaultsError.report(error)
+            }
+            return
+        }
+        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit)
+    }
+
+    /// Takes `flushLock`, waiting at most `limit`; reports and returns `false` when it cannot.
+    private func lockFlushes(waitingAtMost limit: TimeInterval, _ after: inout AfterUnlock) -> Bool {
+        guard flushLock.lock(before: Date(timeIntervalSinceNow: limit)) else {
+            after.report(.writeFailed(path: location, underlying: FlushTimeout(seconds: limit)))
+            return false
+        }
+        return true
+    }
+
+    /// The update this thread is running on this suite, if any.
+    private func joinableTransaction() -> Transaction? {
+        lock.withLock {
+            guard let transaction, pthread_equal(transaction.thread, pthread_self()) != 0 else { return nil }
+            return transaction
         }
     }
 
@@ -209,9 +289,11 @@ import Foundation
         }
     }
 
-    /// Reads the suite again from its backend; keys that differ, and were not written here
-    /// since, take the new objects and their observers are told. With `onlyIfChanged` (the file
-    /// watcher), a file this process wrote last is not read again.
+    /// Reads the suite again from its backend; keys that differ take the new objects and their
+    /// observers are told. With `onlyIfChanged` (the file watcher), a file this process wrote
+    /// last is not read again, and keys written here since are kept. Without it (an explicit
+    /// ``DefaultsStore/refresh()``), a key the backend changed since this process last saw it
+    /// replaces a write of the same key not yet flushed: the backend's is the later write.
     func reload(onlyIfChanged: Bool = false) {
         var after = AfterUnlock()
         defer { after.run() }
@@ -219,30 +301,38 @@ import Foundation
         // is then (a watcher catching a file halfway written must not stand in for that read).
         if onlyIfChanged, !lock.withLock({ hasLoaded }) { return }
         // Serialized with commits, so an old read can never undo a newer commit.
-        flushLock.withLock {
-            let contents = backend.reload(onlyIfChanged: onlyIfChanged)
-            lock.withLock {
-                switch contents {
-                case .whole(let values):
-                    takeIn(values, origin: .otherProcess, &after)
-                case .perKey:
-                    for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
-                        let current = backend.object(forKey: key)
-                        if !PropertyList.same(slot.object, current) {
-                            change(slot, to: current, origin: .otherProcess, &after)
-                        }
+        guard lockFlushes(waitingAtMost: PlistFile.Wait.lock, &after) else { return }
+        defer { flushLock.unlock() }
+        let contents = backend.reload(onlyIfChanged: onlyIfChanged)
+        lock.withLock {
+            switch contents {
+            case .whole(let values):
+                if !onlyIfChanged, let known = stored {
+                    for (key, _) in pending where !PropertyList.same(known[key], values[key]) {
+                        pending[key] = nil
                     }
-                case .unchanged:
-                    break
                 }
+                takeIn(values, origin: .otherProcess, &after)
+            case .perKey:
+                for (key, slot) in slots where slot.isLoaded {
+                    // Written through as it was made: a different object was written after it.
+                    if pending[key] != nil, onlyIfChanged { continue }
+                    let current = backend.object(forKey: key)
+                    if !PropertyList.same(slot.object, current) {
+                        pending[key] = nil
+                        change(slot, to: current, origin: .otherProcess, &after)
+                    }
+                }
+            case .unchanged:
+                break
             }
         }
     }
 
-    /// ``flush()`` for callers with no one to throw to: errors go to the handler.
-    func flushReporting() {
+    /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
+    func flushReporting(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock) {
         do {
-            try flush()
+            try flush(waitingAtMost: limit)
         } catch {
             DefaultsError.report(error)
         }
@@ -257,11 +347,18 @@ import Foundation
         return slot
     }
 
-    /// The slot's object, fetched from the backend on first use.
+    /// The slot's object, fetched from the backend on first use. When the backend cannot be
+    /// read, `nil`, with the slot left unloaded so that the next use tries again.
     private func loadedObject(_ slot: KeySlot, _ after: inout AfterUnlock) -> PropertyList? {
         if !slot.isLoaded {
             if !hasLoaded {
                 let contents = backend.load()
+                if contents.isUnreadable {
+                    if !loadFailed { after.report(contents.problem) }
+                    loadFailed = true
+                    return nil
+                }
+                loadFailed = false
                 stored = contents.values
                 after.report(contents.problem)
                 hasLoaded = true
@@ -279,7 +376,8 @@ import Foundation
     ) {
         let hasObservers = !observers.isEmpty
         let callbacks = slot.liveCallbacks()
-        let old = hasObservers || !callbacks.isEmpty ? loadedObject(slot, &after) : nil
+        // Loaded even with no one to tell: a refresh compares the backend with what was loaded.
+        let old = loadedObject(slot, &after)
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
@@ -342,5 +440,33 @@ import Foundation
             let current = contents[key]
             if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
         }
+    }
+}
+
+/// An update's commit in progress: the thread running it, the suite's contents as it edits
+/// them, and every change it took in, to keep pending should it fail.
+private final class Transaction {
+    let thread = pthread_self()
+    let edit: SuiteEdit
+    private(set) var changes: [String: PropertyList?]
+
+    init(edit: SuiteEdit, changes: [String: PropertyList?]) {
+        self.edit = edit
+        self.changes = changes
+    }
+
+    /// Takes `changes` into the commit.
+    func join(_ changes: [String: PropertyList?]) {
+        edit.apply(changes)
+        self.changes.merge(changes) { $1 }
+    }
+}
+
+/// Another thread of the process kept the suite's commit lock for longer than a flush waits.
+struct FlushTimeout: Error, CustomStringConvertible {
+    let seconds: TimeInterval
+
+    var description: String {
+        "another thread of this process has been committing changes for more than \(seconds.formatted()) s"
     }
 }

@@ -21,9 +21,10 @@
 ///   from then on, across restarts and in every process (an install date, a generated
 ///   identifier).
 ///
-/// Reading or writing a key with a value of another type does not compile. Declaring one name
-/// twice with different value types is reported to ``DefaultsError/handler`` as
-/// ``DefaultsError/keyTypeConflict(key:types:)`` when the second key is made.
+/// Reading or writing a key with a value of another type does not compile. Using one name with
+/// two value types in one suite is reported to ``DefaultsError/handler`` as
+/// ``DefaultsError/keyTypeConflict(key:types:)`` when the second is first used there; the same
+/// name may hold different types in different suites.
 // @unchecked Sendable is sound: every stored property is a `let` of a Sendable type (`Value` is
 // Sendable, and so are the default, the rules and the callbacks); the superclass has none.
 public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: DefaultsKeys, @unchecked Sendable {
@@ -42,7 +43,6 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
         self.rules = rules
         self.didSetHandlers = didSetHandlers
         super.init()
-        KeyRegistry.register(name: name, type: Value.self)
     }
 
     /// A key whose default is a fallback: read while nothing is stored, never written.

@@ -61,7 +61,10 @@ extension DefaultsStore {
             guard let value = key.defaultSource.fixedValue else {
                 throw .encodingFailed(key: key.name, underlying: DynamicDefaultNotRegistrable())
             }
-            objects[key.name] = try Conversion.encode(property.applyingRules(to: value), key: key.name).get()
+            let object = try Conversion.encode(property.applyingRules(to: value), key: key.name).get()
+            // A `nil` default: nothing to register (the nil marker would show to plain readers).
+            if NilMarker.depth(of: object.object) == 0 { continue }
+            objects[key.name] = object
         }
         state.backend.register(objects)
     }

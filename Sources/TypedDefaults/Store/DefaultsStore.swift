@@ -59,7 +59,8 @@ public struct DefaultsStore: Sendable {
                 let file = PreferencesFolder.file(forSuite: suiteName)
                 let state = SuiteRegistry.state(for: .file(file.path)) {
                     let state = SuiteState(
-                        backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName)
+                        backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName,
+                        location: file.path)
                     // Another process's writes reach this one's cache and observers.
                     FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
                     return state

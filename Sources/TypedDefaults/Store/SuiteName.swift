@@ -5,7 +5,9 @@ extension UserDefaults {
     ///
     /// On Linux a suite name becomes a file path, unchecked: `UserDefaults(suiteName: "../escape")`
     /// writes `~/.config/../escape.plist`. This refuses names that are empty, contain a path
-    /// separator or `..`, or a NUL character, and names that Foundation itself refuses.
+    /// separator or `..`, or a NUL character, longer than 200 UTF-8 bytes (the longest whose
+    /// lock, temporary and preserved files' names fit in 255 bytes), and names that Foundation
+    /// itself refuses.
     ///
     /// ```swift
     /// let defaults = try UserDefaults.suite(named: "com.example.app")
@@ -25,12 +27,20 @@ extension UserDefaults {
 }
 
 enum SuiteName {
+    /// The longest name, in UTF-8 bytes, whose files all have names of at most 255 bytes:
+    /// `.<name>.plist.<pid>.<random>.tmp` and `<name>.plist.corrupt-<time>-3` are the longest.
+    static let maximumLength = 200
+
     /// Why `name` cannot be used as a suite name, or `nil` when it can.
     static func problem(with name: String) -> String? {
         if name.isEmpty { return "it is empty" }
         if name.contains("/") || name.contains("\\") { return "it contains a path separator" }
         if name.contains("..") { return "it contains \"..\"" }
         if name.contains("\0") { return "it contains a NUL character" }
+        if name.utf8.count > maximumLength {
+            return "it is \(name.utf8.count) bytes long; at most \(maximumLength) leave room for the suffixes of "
+                + "its file names (.plist.lock, .plist.corrupt-<time>) within the 255-byte limit of a file name"
+        }
         return nil
     }
 }

@@ -84,7 +84,7 @@ enum TerminationFlush {
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) != 1 {}
             let signalNumber = Int32(byte)
-            SuiteRegistry.flushAll()
+            SuiteRegistry.flushAllBeforeExit()
             // Now the default action: for the whole process, from a thread that accepts it.
             signal(signalNumber, SIG_DFL)
             var only = sigset_t()

@@ -48,14 +48,14 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     private init(
         key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
-        didSetHandlers: [DidSetHandler<Value>], store: DefaultsStore
+        didSetHandlers: [DidSetHandler<Value>], store: DefaultsStore, isTypedKey: Bool = false
     ) {
         self.key = key
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
         self.store = store
-        slot = store.state.slot(for: key)
+        slot = store.state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
     }
 
     /// Declares a stored property with a default value, in `store`.
@@ -273,7 +273,7 @@ extension UserDefault where Value: Sendable {
     public init(_ key: DefaultsKey<Value>, store: DefaultsStore = .standard) {
         self.init(
             key: key.name, defaultSource: key.defaultSource, rules: key.rules, didSetHandlers: key.didSetHandlers,
-            store: store)
+            store: store, isTypedKey: true)
         bindDidSetHandlers(replacing: false)
     }
 

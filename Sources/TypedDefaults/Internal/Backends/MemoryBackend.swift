@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps values in memory only: for tests and previews.
 struct MemoryBackend: StoreBackend {
     private let contents = Locked<[String: PropertyList]>([:])
@@ -10,9 +12,16 @@ struct MemoryBackend: StoreBackend {
         SuiteContents(values: contents.withLock { $0 }, problem: nil)
     }
 
-    /// Returns no values: the suite's slots already hold everything, so there is nothing to refresh.
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> SuiteContents {
-        contents.withLock { $0.apply(changes, update) }
+    /// Returns no values: the suite's slots already hold everything, so there is nothing to
+    /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
+    /// copy, outside this backend's lock (it runs user code, which may read the suite).
+    func commit(
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+    ) -> SuiteContents {
+        var values = contents.withLock { $0 }
+        values.apply(changes)
+        values.edit(with: edit) { current in contents.withLock { $0 = current } }
+        contents.withLock { $0 = values }
         return .unknown
     }
 }

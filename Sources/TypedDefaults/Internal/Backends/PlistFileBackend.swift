@@ -30,9 +30,9 @@ struct PlistFileBackend: StoreBackend {
         if onlyIfChanged, unchangedSinceWritten() != nil {
             return .unchanged
         }
-        // A file that does not parse may be halfway through a plain UserDefaults rewrite:
-        // wait for the next change; a commit is what moves a corrupt file aside.
-        guard let values = try? file.read() else { return .unchanged }
+        // A file that does not parse or cannot be read is left for the next change or read; a
+        // commit is what moves a corrupt file aside.
+        guard case .values(let values) = file.settledRead() else { return .unchanged }
         return .whole(values)
     }
 
@@ -45,14 +45,18 @@ struct PlistFileBackend: StoreBackend {
         UserDefaults(suiteName: suiteName)?.register(defaults: defaults.mapValues(\.object))
     }
 
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents {
-        try file.withExclusiveLock { () throws(DefaultsError) in
+    func commit(
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+    ) throws(DefaultsError) -> SuiteContents {
+        try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
             var contents = unchangedSinceWritten().map { SuiteContents(values: $0) } ?? file.readMovingCorruptAside()
-            var values = contents.values ?? [:]
-            values.apply(changes, update)
-            try file.replace(with: values)
-            let identity = file.identity()
-            written.withLock { $0 = identity.map { ($0, values) } }
+            // A file that cannot be read is never written over: its keys would be lost.
+            guard var values = contents.values else {
+                throw contents.problem ?? .readFailed(path: file.url.path, underlying: SystemError(code: EIO))
+            }
+            values.apply(changes)
+            values.edit(with: edit) { current throws(DefaultsError) in try write(current) }
+            try write(values)
             contents.values = values
             // So plain reads in this process see the new file: with nothing of its own to write,
             // synchronize() only drops corelibs' cached copy. If plain writes are pending there,
@@ -61,5 +65,12 @@ struct PlistFileBackend: StoreBackend {
             UserDefaults(suiteName: suiteName)?.synchronize()
             return contents
         }
+    }
+
+    /// Replaces the file with `values` and remembers them as this process's last write.
+    private func write(_ values: [String: PropertyList]) throws(DefaultsError) {
+        try file.replace(with: values)
+        let identity = file.identity()
+        written.withLock { $0 = identity.map { ($0, values) } }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a suite's values live: a plist file, a `UserDefaults` object, or memory.
 protocol StoreBackend: Sendable {
     /// Everything stored, when the backend reads its suite whole; `values` is `nil` when it
@@ -15,26 +17,26 @@ protocol StoreBackend: Sendable {
     /// the process read directly (a `UserDefaults` object).
     func writeThrough(key: String, object: PropertyList?)
 
-    /// Makes `changes` durable (`nil` removes a key), then applies `update`, all under one
-    /// cross-process lock where the backend has one. Returns the suite's whole contents after
-    /// the commit when the backend knows them.
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) throws(DefaultsError) -> SuiteContents
+    /// Makes `changes` durable (`nil` removes a key), then lets `edit` read and change the
+    /// freshest contents, all under one cross-process lock where the backend has one, waited
+    /// for at most `limit` seconds. Returns the suite's whole contents after the commit when
+    /// the backend knows them.
+    func commit(
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+    ) throws(DefaultsError) -> SuiteContents
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
     func register(_ defaults: [String: PropertyList])
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
-/// moved aside) that the caller reports once it holds no lock, so an error handler that uses
-/// the same suite cannot deadlock.
+/// moved aside, a file that could not be read) that the caller reports once it holds no lock,
+/// so an error handler that uses the same suite cannot deadlock.
 struct SuiteContents {
     var values: [String: PropertyList]?
     var problem: DefaultsError?
-
-    init(values: [String: PropertyList]?, problem: DefaultsError? = nil) {
-        self.values = values
-        self.problem = problem
-    }
+    /// The contents could not be read at all: nothing is known, and a later read tries again.
+    var isUnreadable = false
 
     static let unknown = SuiteContents(values: nil)
 }
@@ -45,16 +47,38 @@ enum Reloaded {
     case whole([String: PropertyList])
     /// Ask ``StoreBackend/object(forKey:)`` for each key again.
     case perKey
-    /// Nothing changed since this process last wrote or read it.
+    /// Nothing changed since this process last wrote or read it, or it cannot be read now.
     case unchanged
 }
 
-/// A read-modify-write of one key, run by ``StoreBackend/commit(_:update:)`` on the freshest
-/// stored object.
-struct KeyUpdate {
-    let key: String
-    /// Returns the object to store (`nil` removes the key) given the one stored now.
-    let transform: (PropertyList?) -> PropertyList?
+/// The contents of a suite during a commit, as read under its lock, and the changes made to
+/// them so far. An update reads and writes keys here; an update or flush nested in it (from
+/// the update's own body, on the same thread) joins it rather than waiting for a lock its own
+/// thread holds.
+final class SuiteEdit {
+    private let base: (String) -> PropertyList?
+    /// Every key changed so far: `nil` removes it.
+    private(set) var changes: [String: PropertyList?] = [:]
+    /// Writes the contents as they stand now, for a process that exits in the middle of the
+    /// commit (`exit()` called from an update's body).
+    var writeNow: () throws(DefaultsError) -> Void = {}
+
+    init(base: @escaping (String) -> PropertyList?) {
+        self.base = base
+    }
+
+    subscript(key: String) -> PropertyList? {
+        get {
+            if let changed = changes[key] { return changed }
+            return base(key)
+        }
+        set { changes[key] = .some(newValue) }
+    }
+
+    /// Applies `changes` on top of what the edit holds.
+    func apply(_ changes: [String: PropertyList?]) {
+        for (key, object) in changes { self[key] = object }
+    }
 }
 
 extension StoreBackend {
@@ -64,13 +88,27 @@ extension StoreBackend {
 }
 
 extension Dictionary where Key == String, Value == PropertyList {
-    /// Applies committed changes and an update to a suite's contents.
-    mutating func apply(_ changes: [String: PropertyList?], _ update: KeyUpdate?) {
+    /// Applies committed changes to a suite's contents.
+    mutating func apply(_ changes: [String: PropertyList?]) {
         for (key, object) in changes {
             self[key] = object
         }
-        if let update {
-            self[update.key] = update.transform(self[update.key])
+    }
+
+    /// Runs `edit` on these contents and applies what it changed; `writeNow` receives the
+    /// contents as they stand, should the process end inside `edit`.
+    mutating func edit(
+        with edit: ((SuiteEdit) -> Void)?, writeNow: @escaping ([String: PropertyList]) throws(DefaultsError) -> Void
+    ) {
+        guard let edit else { return }
+        let base = self
+        let suiteEdit = SuiteEdit { base[$0] }
+        suiteEdit.writeNow = { [unowned suiteEdit] () throws(DefaultsError) in
+            var current = base
+            current.apply(suiteEdit.changes)
+            try writeNow(current)
         }
+        edit(suiteEdit)
+        apply(suiteEdit.changes)
     }
 }

@@ -37,14 +37,28 @@ struct UserDefaultsBackend: StoreBackend {
         self.defaults.defaults.register(defaults: defaults.mapValues(\.object))
     }
 
-    func commit(_ changes: [String: PropertyList?], update: KeyUpdate?) -> SuiteContents {
-        if let update {
-            writeThrough(key: update.key, object: update.transform(object(forKey: update.key)))
+    /// `changes` were written through as they were made; `edit` changes are written through
+    /// now. On Linux, synchronizes, since corelibs Foundation writes only then.
+    func commit(
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+    ) -> SuiteContents {
+        if let edit {
+            let suiteEdit = SuiteEdit { object(forKey: $0) }
+            suiteEdit.writeNow = { [unowned suiteEdit] in
+                for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
+                synchronize()
+            }
+            edit(suiteEdit)
+            for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
         }
+        synchronize()
+        return .unknown
+    }
+
+    private func synchronize() {
         #if !canImport(Darwin)
             defaults.defaults.synchronize()
         #endif
-        return .unknown
     }
 }
 

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// Another process holds a suite's lock and never lets go: it was stopped (Ctrl-Z) mid-flush.
+/// Every wait for the lock gives up after a bound, keeps the changes where the process goes on,
+/// and never holds up the end of a process.
+@Suite struct StuckLockTests {
+    /// A child holding the suite's lock, stopped with SIGSTOP.
+    func stoppedHolder(of suite: TestSuite) throws -> Probe.Running {
+        let holder = try Probe.start("holdLock", suite.name)
+        #expect(holder.waitForLine { $0 == "locked" } != nil)
+        kill(holder.process.processIdentifier, SIGSTOP)
+        return holder
+    }
+
+    func contents(of suite: TestSuite) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: suite.plistURL.path))
+        return try #require(PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    }
+
+    @Test func aFlushGivesUpAfterFiveSecondsAndKeepsTheChanges() throws {
+        let suite = try TestSuite()
+        let holder = try stoppedHolder(of: suite)
+        defer { _ = holder.end(with: SIGKILL) }
+        let store = suite.store.durability(.coalesced(within: .seconds(3600)))
+        UserDefault(wrappedValue: "", "key", store: store).wrappedValue = "kept"
+
+        let start = Date()
+        #expect {
+            try store.flush()
+        } throws: { error in
+            guard case .writeFailed(_, let underlying) = error as? DefaultsError else { return false }
+            return "\(underlying)".contains("for more than 5 s")
+        }
+        #expect(Date().timeIntervalSince(start) >= 4.9)
+        #expect(UserDefault(wrappedValue: "", "key", store: store).wrappedValue == "kept")
+
+        _ = holder.end(with: SIGKILL)
+        try store.flush()
+        #expect(try contents(of: suite)["key"] as? String == "kept")
+    }
+
+    @Test func returningFromMainIsNotHeldUp() async throws {
+        let suite = try TestSuite()
+        let holder = try stoppedHolder(of: suite)
+        defer { _ = holder.end(with: SIGKILL) }
+        let start = Date()
+        let run = try await Probe.run("burst", suite.name, "10")
+        #expect(run.status == 0)
+        #expect(run.errors.contains("for more than 2 s"), "\(run.errors)")
+        #expect(Date().timeIntervalSince(start) < 60)
+    }
+
+    @Test func aTerminationSignalIsNotHeldUp() throws {
+        let suite = try TestSuite()
+        let holder = try stoppedHolder(of: suite)
+        defer { _ = holder.end(with: SIGKILL) }
+        let child = try Probe.start("hold", suite.name, "10")
+        #expect(child.waitForLine { $0 == "ready" } != nil)
+        let start = Date()
+        let ending = child.end(with: SIGTERM)
+        #expect(ending.reason == .uncaughtSignal && ending.status == SIGTERM)
+        #expect(Date().timeIntervalSince(start) < 60)
+    }
+}

@@ -90,6 +90,48 @@ extension ProbeCase {
                 [
                     Opacity(indirectRepresentation: Percentage(0))
                 ]),
+            // Foundation's property-list classes, stored as the values they hold.
+            .roundTrip("nsString", default: NSString(string: "default"), [NSString(string: "text \u{1} ✓"), NSString()]),
+            .roundTrip(
+                "nsNumber", default: NSNumber(value: 0),
+                [NSNumber(value: true), NSNumber(value: Int64.min), NSNumber(value: UInt64.max), NSNumber(value: 0.1)]),
+            .roundTrip(
+                "nsDate", default: NSDate(timeIntervalSinceReferenceDate: 0),
+                [NSDate(timeIntervalSinceReferenceDate: 1_234_567_890.125), NSDate.distantPast as NSDate]),
+            .roundTrip("nsData", default: NSData(), [NSData(data: Data([0, 1, 255]))]),
+            .roundTrip(
+                "nsURL", default: NSURL(fileURLWithPath: "/"),
+                [NSURL(string: "https://example.com/p?q#f")!, NSURL(fileURLWithPath: "/tmp/a b")]),
+            .roundTrip(
+                "nsArray", default: NSArray(),
+                [NSArray(array: ["a", 1, true, Date(timeIntervalSinceReferenceDate: 5), Data([1]), ["nested": 2.5]])]),
+            .roundTrip(
+                "nsDictionary", default: NSDictionary(),
+                [NSDictionary(dictionary: ["date": Date(timeIntervalSinceReferenceDate: 7), "list": [1, 2], "flag": false])]),
+            // URLs as plain UserDefaults writes them, read through @UserDefault.
+            ProbeCase(
+                name: "plainURLs",
+                write: { defaults in
+                    defaults.set(URL(fileURLWithPath: "/tmp/with space/ä.txt"), forKey: "file")
+                    defaults.set("~/notes.txt", forKey: "tilde")
+                    defaults.set(
+                        try? NSKeyedArchiver.archivedData(
+                            withRootObject: NSURL(string: "https://example.com/a?b")!, requiringSecureCoding: true),
+                        forKey: "archived")
+                    defaults.synchronize()
+                },
+                verify: { defaults in
+                    let fallback = URL(string: "https://default.invalid")!
+                    let read = ["file", "tilde", "archived"].map {
+                        UserDefault(wrappedValue: fallback, $0, defaults: defaults).wrappedValue
+                    }
+                    let expected = [
+                        URL(fileURLWithPath: "/tmp/with space/ä.txt"),
+                        URL(fileURLWithPath: NSString(string: "~/notes.txt").expandingTildeInPath),
+                        URL(string: "https://example.com/a?b")!,
+                    ]
+                    return zip(read, expected).compactMap { $0 == $1 ? nil : "read \($0), expected \($1)" }
+                }),
             // The file stays the one plain UserDefaults reads, in the format it reads.
             ProbeCase(
                 name: "plainReaderSeesTypedWrites",

@@ -219,6 +219,68 @@ import TypedDefaults
         #expect(reported.count == 1)
         #expect(!$weird.hasStoredValue)
     }
+
+    /// CoreFoundation refuses a file nested 512 levels deep; such a value is refused when
+    /// written, and the file stays one every reader takes.
+    @Test func aValueNestedDeeperThanCoreFoundationReadsIsRefused() throws {
+        func nested(_ depth: Int) -> Any {
+            var object: Any = 1
+            for _ in 0..<depth { object = [object] }
+            return object
+        }
+        let suite = try TestSuite()
+        @UserDefault("deep", defaults: suite.defaults) var deep = DefaultsPropertyList(0)
+        let (_, reported) = ReportedErrors.during { deep = DefaultsPropertyList(nested(512)) }
+        guard case .encodingFailed(let key, let underlying)? = reported.first else {
+            Issue.record("expected .encodingFailed, got \(reported)")
+            return
+        }
+        #expect(key == "deep" && "\(underlying)".contains("511"))
+        #expect(!$deep.hasStoredValue)
+
+        let (_, accepted) = ReportedErrors.during { deep = DefaultsPropertyList(nested(511)) }
+        #expect(accepted.isEmpty)
+        let bytes = try #require(try suite.fileBytes())
+        #expect((try? PropertyListSerialization.propertyList(from: bytes, format: nil)) != nil)
+    }
+
+    /// corelibs' archiver kills the process for a class it cannot name (private, nested or
+    /// generic); such a class is refused on write and on read, with a reported error.
+    @Test(.enabled(if: isLinux)) func aClassTheArchiverCannotNameIsRefusedWithoutCrashing() throws {
+        let suite = try TestSuite()
+        @UserDefault("hidden", defaults: suite.defaults) var hidden = HiddenSwatch()
+        @UserDefault("nested", defaults: suite.defaults) var nested = Palettes.Nested()
+        let (_, reported) = ReportedErrors.during {
+            hidden = HiddenSwatch()
+            nested = Palettes.Nested()
+        }
+        #expect(reported.count == 2)
+        #expect(reported.allSatisfy { "\($0)".contains("top-level") }, "\(reported)")
+        #expect(!$hidden.hasStoredValue && !$nested.hasStoredValue)
+
+        // Any stored bytes under such a key read as the default, reported, never decoded.
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: NSString("x"), requiringSecureCoding: true)
+        try expectFailedRead(archive, as: HiddenSwatch(), isCorrupt)
+        try expectFailedRead(Data([1, 2, 3]), as: Palettes.Nested(), isCorrupt)
+    }
+
+}
+
+/// Secure-coding classes that corelibs' archiver cannot name: private, and nested.
+private final class HiddenSwatch: NSObject, NSSecureCoding, DefaultsValueConvertible {
+    static var supportsSecureCoding: Bool { true }
+    override init() {}
+    func encode(with coder: NSCoder) {}
+    init?(coder: NSCoder) {}
+}
+
+enum Palettes {
+    final class Nested: NSObject, NSSecureCoding, DefaultsValueConvertible {
+        static var supportsSecureCoding: Bool { true }
+        override init() {}
+        func encode(with coder: NSCoder) {}
+        init?(coder: NSCoder) {}
+    }
 }
 
 /// A secure-coding class that says it does not support secure coding.

@@ -22,6 +22,10 @@ import Foundation
 /// a class whose `supportsSecureCoding` is `false` is refused on both read and write. Stored
 /// bytes that fail these checks read as the default and are reported, never decoded.
 ///
+/// On Linux the class must be declared at the top level of its module, not `private`, nested
+/// or generic: corelibs' archiver cannot name any other and kills the process. Such a class is
+/// refused on write and read with a reported error.
+///
 /// A class that adopts only `NSCoding` cannot be stored: add `NSSecureCoding` (usually just
 /// `static var supportsSecureCoding: Bool { true }` and `decodeObject(of:forKey:)`), or store
 /// a `Codable` description of it instead. The check covers the root object only; objects nested
@@ -31,13 +35,14 @@ extension DefaultsValueConvertible where Self: NSObject & NSSecureCoding {
         try KeyedArchive.requireSecureCoding(Self.self)
         try KeyedArchive.requireRoot(of: Self.self, in: data)
         guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: Self.self, from: data) else {
-            throw KeyedArchive.Failure.undecodable(className: NSStringFromClass(Self.self))
+            throw KeyedArchive.Failure.undecodable(className: String(reflecting: Self.self))
         }
         self = value
     }
 
     public func defaultsRepresentation() throws -> Data {
         try KeyedArchive.requireSecureCoding(type(of: self))
+        _ = try KeyedArchive.className(of: type(of: self))
         return try NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true)
     }
 }

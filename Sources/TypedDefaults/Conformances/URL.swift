@@ -10,15 +10,36 @@ import Foundation
 /// @UserDefault("homepage") var homepage = URL(string: "https://swift.org")!
 /// @UserDefault("recentFiles") var recentFiles: [URL] = []
 /// ```
+///
+/// Reads also take every form plain `UserDefaults` writes for a URL: a bare absolute path
+/// (corelibs, for a file URL) or a `~/…` path (Apple platforms) as a file URL, and a keyed
+/// archive of an `NSURL` (Apple platforms, for other URLs). So a string stored without a scheme
+/// that starts with `/` reads as a file URL, not as a relative URL.
 extension URL: DefaultsValueConvertible {
-    public init(defaultsRepresentation: String) throws {
-        guard let url = URL(string: defaultsRepresentation) else {
-            throw DefaultsTypeMismatch(expected: URL.self, found: defaultsRepresentation)
+    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
+        switch stored.object {
+        case let string as String:
+            if string.hasPrefix("/") {
+                self = URL(fileURLWithPath: string)
+            } else if string.hasPrefix("~") {
+                self = URL(fileURLWithPath: NSString(string: string).expandingTildeInPath)
+            } else if let url = URL(string: string) {
+                self = url
+            } else {
+                throw DefaultsTypeMismatch(expected: URL.self, found: string)
+            }
+        case let data as Data:
+            try KeyedArchive.requireRoot(className: "NSURL", in: data)
+            guard let url = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data) else {
+                throw KeyedArchive.Failure.undecodable(className: "NSURL")
+            }
+            self = url as URL
+        default:
+            throw DefaultsTypeMismatch(expected: URL.self, found: stored.object)
         }
-        self = url
     }
 
-    public func defaultsRepresentation() -> String {
-        absoluteString
+    public func defaultsRepresentation() -> DefaultsPropertyList {
+        DefaultsPropertyList(absoluteString)
     }
 }

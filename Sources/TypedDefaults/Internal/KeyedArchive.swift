@@ -7,6 +7,7 @@ enum KeyedArchive {
         case unreadable
         case wrongClass(expected: String, found: String)
         case undecodable(className: String)
+        case notTopLevel(typeName: String)
 
         var description: String {
             switch self {
@@ -18,20 +19,43 @@ enum KeyedArchive {
                 "the archive holds \(found), not \(expected)"
             case .undecodable(let name):
                 "the archive could not be decoded as \(name)"
+            case .notTopLevel(let name):
+                "\(name) is not a top-level, non-generic class, which is all NSKeyedArchiver can name on this "
+                    + "platform; declare it at the top level of its module, internal or public"
             }
         }
     }
 
     static func requireSecureCoding(_ type: (NSObject & NSSecureCoding).Type) throws {
         guard type.supportsSecureCoding else {
-            throw Failure.notSecureCoding(className: NSStringFromClass(type))
+            throw Failure.notSecureCoding(className: String(reflecting: type))
         }
+    }
+
+    /// The name the archiver records for `type`, or an error for a class it cannot name.
+    ///
+    /// corelibs' `NSStringFromClass`, which its archiver and unarchiver call, kills the process
+    /// for a class that is `private`, nested in another type, or generic: its name is not
+    /// `Module.Class`. Checked first, so such a class is refused rather than crashing.
+    static func className(of type: AnyClass) throws -> String {
+        #if !canImport(Darwin)
+            let name = String(reflecting: type)
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, !name.contains(where: { "()<> $".contains($0) }) else {
+                throw Failure.notTopLevel(typeName: name)
+            }
+        #endif
+        return NSStringFromClass(type)
     }
 
     /// Throws unless the archive's root object is of class `expected`. The conformance serves
     /// final classes only, so no subclass can be in the archive.
     static func requireRoot(of expected: AnyClass, in data: Data) throws {
-        let expectedName = NSStringFromClass(expected)
+        try requireRoot(className: try className(of: expected), in: data)
+    }
+
+    /// Throws unless the archive's root object is of the class named `expectedName`.
+    static func requireRoot(className expectedName: String, in data: Data) throws {
         guard let rootClassName = rootClassName(in: data) else { throw Failure.unreadable }
         guard rootClassName == expectedName else {
             throw Failure.wrongClass(expected: expectedName, found: rootClassName)

@@ -91,7 +91,8 @@ extension ProbeCase {
                     Opacity(indirectRepresentation: Percentage(0))
                 ]),
             // Foundation's property-list classes, stored as the values they hold.
-            .roundTrip("nsString", default: NSString(string: "default"), [NSString(string: "text \u{1} ✓"), NSString()]),
+            .roundTrip(
+                "nsString", default: NSString(string: "default"), [NSString(string: "text \u{1} ✓"), NSString()]),
             .roundTrip(
                 "nsNumber", default: NSNumber(value: 0),
                 [NSNumber(value: true), NSNumber(value: Int64.min), NSNumber(value: UInt64.max), NSNumber(value: 0.1)]),
@@ -107,7 +108,15 @@ extension ProbeCase {
                 [NSArray(array: ["a", 1, true, Date(timeIntervalSinceReferenceDate: 5), Data([1]), ["nested": 2.5]])]),
             .roundTrip(
                 "nsDictionary", default: NSDictionary(),
-                [NSDictionary(dictionary: ["date": Date(timeIntervalSinceReferenceDate: 7), "list": [1, 2], "flag": false])]),
+                [
+                    NSDictionary(dictionary: [
+                        "date": Date(timeIntervalSinceReferenceDate: 7), "list": [1, 2], "flag": false,
+                    ])
+                ]),
+            // As deep as a value may nest: every reader of the file must still read it.
+            .roundTrip(
+                "deepestNesting", default: DefaultsPropertyList(0), [DefaultsPropertyList(nestedArrays(250))],
+                same: { depth(of: $0.object) == depth(of: $1.object) }),
             // URLs as plain UserDefaults writes them, read through @UserDefault.
             ProbeCase(
                 name: "plainURLs",
@@ -165,6 +174,23 @@ extension ProbeCase {
         UUID(uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F)),
         UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
     ]
+
+    /// `1` inside `depth` arrays.
+    private static func nestedArrays(_ depth: Int) -> Any {
+        var object: Any = 1
+        for _ in 0..<depth { object = [object] }
+        return object
+    }
+
+    /// How many arrays deep the innermost `1` is, or -1 when there is none.
+    private static func depth(of object: Any) -> Int {
+        var (object, depth) = (object, 0)
+        while let elements = object as? [Any] {
+            guard elements.count == 1 else { return -1 }
+            (object, depth) = (elements[0], depth + 1)
+        }
+        return (object as? Int) == 1 ? depth : -1
+    }
 
     /// A megabyte of every byte value in turn.
     private static var megabyteOfBytes: Data {

@@ -78,7 +78,8 @@ enum Scenario {
         case ("withoutFileDescriptors", _):
             // Reads and writes while the process has no file descriptor left, then after.
             let value = UserDefault(wrappedValue: "default", "value", store: store)
-            let after = UserDefault(wrappedValue: "", "after", store: store.durability(.coalesced(within: .seconds(3600))))
+            let after = UserDefault(
+                wrappedValue: "", "after", store: store.durability(.coalesced(within: .seconds(3600))))
             var held: [Int32] = []
             while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 { held.append(descriptor) }
             say("exhausted \(errno == EMFILE)")

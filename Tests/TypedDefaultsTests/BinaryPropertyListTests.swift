@@ -45,21 +45,32 @@ import Testing
         #expect((parsed["float"] as? NSNumber)?.doubleValue == Double(Float(0.1)))
         #expect((parsed["negative zero"] as? NSNumber)?.doubleValue.sign == .minus, "-0.0 keeps its sign")
         #expect((parsed["control"] as? String) == (Self.samples["control"] as? String), "control characters and CR LF")
-        #expect((parsed["date"] as? Date)?.timeIntervalSinceReferenceDate == 800_000_000.125, "a date keeps its fraction")
+        #expect(
+            (parsed["date"] as? Date)?.timeIntervalSinceReferenceDate == 800_000_000.125, "a date keeps its fraction")
     }
 
     /// Every date the parser accepts comes back exactly, over years −9999…9999 (the XML writer
     /// once wrote years −99…−1 as `0-28-…`, which no parser reads) and the distant dates.
     @Test func datesOverTheWholeRangeReadBackExactly() throws {
         let year = 365.2425 * 86_400
-        var dates = stride(from: -12_000.0, through: 8_000.0, by: 0.37).map { Date(timeIntervalSinceReferenceDate: $0 * year) }
-        dates += [.distantPast, .distantFuture, Date(timeIntervalSinceReferenceDate: -0.5), Date(timeIntervalSinceReferenceDate: 1e-9)]
+        var dates = stride(from: -12_000.0, through: 8_000.0, by: 0.37).map {
+            Date(timeIntervalSinceReferenceDate: $0 * year)
+        }
+        dates += [
+            .distantPast, .distantFuture, Date(timeIntervalSinceReferenceDate: -0.5),
+            Date(timeIntervalSinceReferenceDate: 1e-9),
+        ]
         // Years -99…-1, as corelibs writes them: `-028-12-03T06:13:20Z`.
-        dates += stride(from: -2_100.0, through: -2_000.0, by: 0.5).map { Date(timeIntervalSinceReferenceDate: $0 * year) }
-        let contents = Dictionary(uniqueKeysWithValues: dates.enumerated().map { ("\($0.offset)", PropertyList($0.element)) })
+        dates += stride(from: -2_100.0, through: -2_000.0, by: 0.5).map {
+            Date(timeIntervalSinceReferenceDate: $0 * year)
+        }
+        let contents = Dictionary(
+            uniqueKeysWithValues: dates.enumerated().map { ("\($0.offset)", PropertyList($0.element)) })
         let parsed = try parse(try BinaryPropertyList.data(contents))
         let wrong = dates.enumerated().filter { (parsed["\($0.offset)"] as? Date) != $0.element }
-        #expect(wrong.isEmpty, "\(wrong.count) of \(dates.count) differ, first \(wrong.first.map { "\($0.element)" } ?? "")")
+        #expect(
+            wrong.isEmpty, "\(wrong.count) of \(dates.count) differ, first \(wrong.first.map { "\($0.element)" } ?? "")"
+        )
     }
 
     @Test func theSameContentsGiveTheSameBytes() throws {

@@ -44,7 +44,8 @@ import Testing
         UserDefault(wrappedValue: "", "after", store: store).wrappedValue = "written"
         #expect(throws: DefaultsError.self) { try store.flush() }
         var isFolder: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: suite.plistURL.path, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: suite.plistURL.path, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(try siblings(of: suite.plistURL).isEmpty, "nothing moved aside")
 
         // Once the file can be read, reads see it and the kept change is merged into it.
@@ -175,9 +176,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: victim) }
         chmod(victim.path, 0o644)
         // The names temporary files once had, and one left by a killed writer.
-        let planted = [".\(suite.plistURL.lastPathComponent).\(getpid()).tmp", ".\(suite.plistURL.lastPathComponent).1.tmp"]
+        let planted = [
+            ".\(suite.plistURL.lastPathComponent).\(getpid()).tmp", ".\(suite.plistURL.lastPathComponent).1.tmp",
+        ]
         for name in planted {
-            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: victim)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: victim)
         }
         let stale = folder.appendingPathComponent(".\(suite.plistURL.lastPathComponent).99999.5f3a.tmp")
         try Data("stale keys".utf8).write(to: stale)

@@ -36,6 +36,23 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
 }
 
 @Suite struct PublicAPITests {
+    /// The snippets of `FoundationObjects.swift` and `DefaultsPropertyList`, in a suite of
+    /// their own: Foundation's classes and mixed property lists, stored as their values.
+    @Test func foundationObjectsAndPropertyLists() throws {
+        let suite = try TestSuite()
+        @UserDefault("greeting", store: suite.store) var greeting: NSString = "hello"
+        @UserDefault("limits", store: suite.store) var limits: NSDictionary = ["max": 10]
+        @UserDefault("anything", store: suite.store) var anything = DefaultsPropertyList(["mixed", 1, true] as [Any])
+        #expect(greeting == "hello" && limits == ["max": 10])
+        greeting = "hi"
+        limits = ["max": 20, "when": Date(timeIntervalSinceReferenceDate: 0.5)]
+        anything = DefaultsPropertyList(["b": [1.5]])
+        try suite.store.flush()
+        #expect(suite.defaults.string(forKey: "greeting") == "hi")
+        #expect(suite.defaults.dictionary(forKey: "limits")?["max"] as? Int == 20)
+        #expect((anything.object as? [String: Any])?["b"] as? [Double] == [1.5])
+    }
+
     @Test func snippetsCompileAndWork() throws {
         let suite = try TestSuite()
         @UserDefault("hasSeenSplashScreen", defaults: suite.defaults) var hasSeenSplashScreen = false

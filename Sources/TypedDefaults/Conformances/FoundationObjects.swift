@@ -47,7 +47,9 @@ extension DefaultsValueConvertible where Self: NSNumber {
 }
 
 extension NSDate: DefaultsValueConvertible {
-    public func defaultsRepresentation() -> Date { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate) }
+    public func defaultsRepresentation() -> Date {
+        Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate)
+    }
 }
 
 extension DefaultsValueConvertible where Self: NSDate {

@@ -41,11 +41,12 @@ struct NotAPropertyList: Error, CustomStringConvertible {
     }
 }
 
-/// A value whose arrays and dictionaries nest deeper than CoreFoundation reads back: written,
-/// it would make the whole suite file unreadable at the next launch.
+/// A value whose arrays and dictionaries nest deeper than every reader of the file reads back:
+/// written, it would make the whole suite file unreadable, to CoreFoundation at the next launch
+/// or to other tools.
 struct NestedTooDeeply: Error, CustomStringConvertible {
     var description: String {
         "its arrays and dictionaries nest more than \(StoredObject.maximumNestingDepth) levels deep, "
-            + "the most a suite file can hold (CoreFoundation refuses to read deeper ones)"
+            + "the most a suite file holds so that every property-list reader can read it"
     }
 }

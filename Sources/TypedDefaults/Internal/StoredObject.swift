@@ -87,9 +87,11 @@ enum StoredObject {
         return String(describing: type(of: object))
     }
 
-    /// The deepest nesting of arrays and dictionaries a stored value may have: CoreFoundation's
-    /// parser refuses a file nested 512 levels deep, and the suite's own dictionary is one.
-    static let maximumNestingDepth = 511
+    /// The deepest nesting of arrays and dictionaries a stored value may have. CoreFoundation's
+    /// parser refuses a file nested 512 levels deep (the suite's own dictionary is one), and
+    /// Python's `plistlib` a binary file whose arrays nest more than 331 deep (its recursion
+    /// limit); 250 leaves room below both, and far above any real setting.
+    static let maximumNestingDepth = 250
 
     /// How many arrays and dictionaries deep `object` nests: 0 for a single value. Stops
     /// counting past ``maximumNestingDepth``, so a hostile value cannot exhaust the stack.

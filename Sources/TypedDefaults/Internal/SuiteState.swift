@@ -56,7 +56,8 @@ import Foundation
             if let type, !slot.declaredTypes.contains(where: { $0.id == ObjectIdentifier(type) }) {
                 slot.declaredTypes.append((ObjectIdentifier(type), String(reflecting: type)))
                 if slot.declaredTypes.count > 1 {
-                    conflict = .keyTypeConflict(key: key, types: [slot.declaredTypes[0].name, String(reflecting: type)])
+                    conflict = .keyTypeConflict(
+                        key: key, types: [slot.declaredTypes[0].name, String(reflecting: type)])
                 }
             }
             return slot
@@ -74,7 +75,9 @@ import Foundation
             for (owner, call) in callbacks {
                 let id = ObjectIdentifier(owner)
                 if let bound = slot.callbacks[id], bound.owner != nil {
-                    if replacing { slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: bound.order, call: call) }
+                    if replacing {
+                        slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: bound.order, call: call)
+                    }
                 } else {
                     nextCallbackOrder += 1
                     slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: nextCallbackOrder, call: call)

@@ -1,12 +1,14 @@
 import Foundation
 
-/// Stores a suite in its XML property-list file, the one corelibs Foundation reads and writes,
-/// so plain `UserDefaults` readers see the same data.
+/// Stores a suite in its property-list file, the one corelibs Foundation reads and writes, so
+/// plain `UserDefaults` readers see the same data. It is written in the binary format (see
+/// ``BinaryPropertyList``), which corelibs reads as well as its own XML.
 ///
 /// corelibs' `synchronize()` rewrites the file in place with no lock, losing concurrent
 /// writers' keys and leaving torn files. Each commit here instead takes an exclusive lock on
 /// a sidecar `<suite>.plist.lock`, re-reads the file, merges only this process's changes, and
-/// replaces the file atomically through a temporary file and `rename`.
+/// replaces the file atomically through a temporary file and `rename`. A file that cannot be
+/// read is never written over.
 struct PlistFileBackend: StoreBackend {
     let file: PlistFile
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.

@@ -27,6 +27,7 @@ import TypedDefaults
             immediate.wrappedValue = 3
             #expect(throws: Never.self) { try store.flush() }
             #expect(installed.wrappedValue == "first")
+            store.refresh()  // returns at once: the commit holds the freshest contents
             a.update { $0 += 100 }  // the outer update's result is stored last
         }
         #expect(a.wrappedValue == 1 && b.wrappedValue == 2 && immediate.wrappedValue == 3)

@@ -233,11 +233,17 @@ struct PlistFile: Sendable {
 
     /// Removes temporary files of this suite's that a writer killed mid-flush left behind. Only
     /// a writer holding the lock makes them, so with the lock held every one found is stale.
+    /// Only names this suite's writers make count (`.<name>.<pid>[.<hex>].tmp`): another
+    /// suite's name may start with this one's.
     private func removeStaleTemporaries(beside target: URL) {
         let folder = target.deletingLastPathComponent()
         let prefix = ".\(target.lastPathComponent)."
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: ".")
+            guard (1...2).contains(middle.count), middle[0].allSatisfy(\.isNumber),
+                middle.dropFirst().allSatisfy({ $0.allSatisfy(\.isHexDigit) })
+            else { continue }
             unlink(folder.appendingPathComponent(name).path)
         }
     }

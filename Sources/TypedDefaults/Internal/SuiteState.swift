@@ -5,8 +5,8 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `flushScheduled`,
-// `loadFailed` and `transaction`, and every slot's fields, are only touched while holding `lock`;
+// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `pendingBase`,
+// `flushScheduled`, `loadFailed` and `transaction`, and every slot's fields, are only touched while holding `lock`;
 // a transaction's own fields only by the thread that runs it; `flushLock` serializes commits;
 // the backend and the observers are Sendable.
 //
@@ -31,6 +31,10 @@ import Foundation
     private var hasLoaded = false
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
+    /// For each key written here and not yet committed, what the backend held when the first
+    /// such write was made: an explicit refresh that finds something else there knows the
+    /// backend's write is the later one.
+    private var pendingBase: [String: PropertyList?] = [:]
     private var flushScheduled = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     private var loadFailed = false
@@ -158,6 +162,7 @@ import Foundation
         lock.lock()
         change(slot, to: object, origin: .thisProcess, &after)
         if object != nil { slot.cache(Result<Value, DefaultsError>.success(value)) }
+        if let stored, pendingBase[slot.key] == nil { pendingBase[slot.key] = .some(stored[slot.key]) }
         pending[slot.key] = .some(object)
         backend.writeThrough(key: slot.key, object: object)
         let window = scheduleFlush(durability)
@@ -206,6 +211,7 @@ import Foundation
                 // another process's change.
                 change(slot, to: updated, origin: .thisProcess, &after)
                 refresh(from: contents, &after)
+                forgetBases(of: transaction?.changes ?? changes)
             }
         } catch {
             // Whatever nested updates and flushes joined stays pending too.
@@ -232,7 +238,10 @@ import Foundation
         guard !changes.isEmpty else { return }
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, edit: nil)
-            lock.withLock { refresh(from: contents, &after) }
+            lock.withLock {
+                refresh(from: contents, &after)
+                forgetBases(of: changes)
+            }
         } catch {
             restore(changes)
             throw error
@@ -303,6 +312,8 @@ import Foundation
         // A suite not loaded yet has nothing to refresh; its first read will see the file as it
         // is then (a watcher catching a file halfway written must not stand in for that read).
         if onlyIfChanged, !lock.withLock({ hasLoaded }) { return }
+        // Inside an update's body the commit in progress already holds the freshest contents.
+        if joinableTransaction() != nil { return }
         // Serialized with commits, so an old read can never undo a newer commit.
         guard lockFlushes(waitingAtMost: PlistFile.Wait.lock, &after) else { return }
         defer { flushLock.unlock() }
@@ -310,9 +321,10 @@ import Foundation
         lock.withLock {
             switch contents {
             case .whole(let values):
-                if !onlyIfChanged, let known = stored {
-                    for (key, _) in pending where !PropertyList.same(known[key], values[key]) {
+                if !onlyIfChanged {
+                    for (key, base) in pendingBase where !PropertyList.same(base, values[key]) {
                         pending[key] = nil
+                        pendingBase[key] = nil
                     }
                 }
                 takeIn(values, origin: .otherProcess, &after)
@@ -414,6 +426,11 @@ import Foundation
             }
             return pending
         }
+    }
+
+    /// Forgets what the backend held under keys now committed, unless written again since.
+    private func forgetBases(of changes: [String: PropertyList?]) {
+        for key in changes.keys where pending[key] == nil { pendingBase[key] = nil }
     }
 
     /// Puts back changes whose commit failed, unless the key was written again since.

@@ -70,7 +70,7 @@ extension DefaultsValueConvertible where Self: NSData {
 }
 
 extension NSURL: DefaultsValueConvertible {
-    /// Stored as ``URL`` stores it, and read in every form ``URL`` reads.
+    /// Stored as `URL` stores it, and read in every form `URL` reads.
     public func defaultsRepresentation() throws -> DefaultsPropertyList {
         guard let url = absoluteURL else { throw NotAPropertyList(type: NSURL.self) }
         return url.defaultsRepresentation()

@@ -2,7 +2,7 @@ import Foundation
 
 /// Stores a suite in its property-list file, the one corelibs Foundation reads and writes, so
 /// plain `UserDefaults` readers see the same data. It is written in the binary format (see
-/// ``BinaryPropertyList``), which corelibs reads as well as its own XML.
+/// `BinaryPropertyList`), which corelibs reads as well as its own XML.
 ///
 /// corelibs' `synchronize()` rewrites the file in place with no lock, losing concurrent
 /// writers' keys and leaving torn files. Each commit here instead takes an exclusive lock on

@@ -88,10 +88,10 @@ import Testing
     }
 
     @Test func aValueThatIsNoPropertyListThrows() {
-        #expect(throws: BinaryPropertyList.NotAPropertyList.self) {
+        #expect(throws: NotAPropertyList.self) {
             try BinaryPropertyList.data(["url": PropertyList(URL(fileURLWithPath: "/"))])
         }
-        #expect(throws: BinaryPropertyList.NotAPropertyList.self) {
+        #expect(throws: NotAPropertyList.self) {
             try BinaryPropertyList.data(["nested": PropertyList([UUID()])])
         }
     }

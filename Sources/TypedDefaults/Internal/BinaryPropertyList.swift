@@ -13,12 +13,6 @@ import Foundation
 /// unsigned value above `Int64.max` in 16 bytes, as CoreFoundation does), dates and reals as
 /// 64-bit floats, dictionary keys sorted so the same contents give the same bytes.
 enum BinaryPropertyList {
-    /// A value that is not a property list; ``Conversion`` refuses those before they are stored.
-    struct NotAPropertyList: Error, CustomStringConvertible {
-        let type: Any.Type
-        var description: String { "\(type) is not a property-list type" }
-    }
-
     static func data(_ contents: [String: PropertyList]) throws -> Data {
         var writer = Writer()
         let top = try writer.add(contents.mapValues(\.object) as [String: Any])

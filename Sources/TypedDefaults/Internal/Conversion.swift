@@ -21,18 +21,20 @@ enum Conversion {
         } catch {
             return .failure(.encodingFailed(key: key, underlying: error))
         }
-        let depth = StoredObject.nestingDepth(object)
-        guard depth <= StoredObject.maximumNestingDepth else {
-            return .failure(.encodingFailed(key: key, underlying: NestedTooDeeply()))
-        }
-        guard StoredObject.isPropertyList(object) else {
+        switch StoredObject.storageProblem(object) {
+        case .notAPropertyList?:
             return .failure(.encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object))))
+        case .nestedTooDeeply?:
+            return .failure(.encodingFailed(key: key, underlying: NestedTooDeeply()))
+        case nil:
+            break
         }
         return .success(PropertyList(object))
     }
 }
 
-/// A custom ``DefaultsValue`` produced an object `UserDefaults` cannot store (it would crash).
+/// An object that is no property list: a custom ``DefaultsValue`` produced one (`UserDefaults`
+/// would crash on it), or the file writer met one.
 struct NotAPropertyList: Error, CustomStringConvertible {
     var type: Any.Type
 

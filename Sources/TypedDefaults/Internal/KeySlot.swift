@@ -15,6 +15,10 @@
     var isLoaded = false
     /// The stored object, `nil` when nothing is stored.
     var object: PropertyList?
+    /// What the backend held under the key when it was first written here since the last
+    /// commit (`.some(nil)`: nothing), so an explicit refresh can tell a later outside write.
+    /// `nil` when no write is pending, or the backend was not loaded at the write.
+    var pendingBase: PropertyList??
     /// Bumped on every change, so a decode that raced a write is not cached.
     var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.

@@ -93,32 +93,31 @@ enum StoredObject {
     /// limit); 250 leaves room below both, and far above any real setting.
     static let maximumNestingDepth = 250
 
-    /// How many arrays and dictionaries deep `object` nests: 0 for a single value. Stops
-    /// counting past ``maximumNestingDepth``, so a hostile value cannot exhaust the stack.
-    static func nestingDepth(_ object: Any, limit: Int = maximumNestingDepth + 1) -> Int {
-        guard limit > 0 else { return 0 }
+    /// Why `object` cannot be stored, or `nil` when it can: it holds something that is no
+    /// property list (`UserDefaults.set` would crash on it), or its arrays and dictionaries nest
+    /// deeper than ``maximumNestingDepth``. One walk over the value checks both, and stops at
+    /// that depth, so a hostile value cannot exhaust the stack.
+    static func storageProblem(_ object: Any, depth: Int = 0) -> StorageProblem? {
         let children: [Any]
-        if let elements = object as? [Any] {
-            children = elements
-        } else if let entries = object as? [String: Any] {
-            children = Array(entries.values)
-        } else {
-            return 0
-        }
-        return 1 + children.reduce(0) { max($0, nestingDepth($1, limit: limit - 1)) }
-    }
-
-    /// Whether `object` is a property list that `UserDefaults.set` accepts without crashing.
-    static func isPropertyList(_ object: Any) -> Bool {
         switch object {
         case is String, is Data, is Date, is Bool, is Int, is Int64, is UInt64, is Double, is Float:
-            return true
+            return nil
         case let elements as [Any]:
-            return elements.allSatisfy(isPropertyList)
+            children = elements
         case let entries as [String: Any]:
-            return entries.values.allSatisfy(isPropertyList)
+            children = Array(entries.values)
         default:
-            return false
+            return .notAPropertyList
         }
+        guard depth < maximumNestingDepth else { return .nestedTooDeeply }
+        for child in children {
+            if let problem = storageProblem(child, depth: depth + 1) { return problem }
+        }
+        return nil
+    }
+
+    enum StorageProblem {
+        case notAPropertyList
+        case nestedTooDeeply
     }
 }

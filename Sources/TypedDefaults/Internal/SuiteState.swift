@@ -5,10 +5,10 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `pendingBase`,
-// `flushScheduled`, `loadFailed` and `transaction`, and every slot's fields, are only touched while holding `lock`;
-// a transaction's own fields only by the thread that runs it; `flushLock` serializes commits;
-// the backend and the observers are Sendable.
+// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `flushScheduled`,
+// `loadFailed` and `transaction`, and every slot's fields, are only touched while holding
+// `lock`; a transaction's own fields only by the thread that runs it; `flushLock` serializes
+// commits; the backend and the observers are Sendable.
 //
 // Every wait is bounded: `flushLock` for as long as the cross-process lock (a thread stuck in
 // an update's body cannot hang a flush or exit), the file lock by the backend. An update or
@@ -31,10 +31,6 @@ import Foundation
     private var hasLoaded = false
     /// Changes not yet committed: `nil` removes the key.
     private var pending: [String: PropertyList?] = [:]
-    /// For each key written here and not yet committed, what the backend held when the first
-    /// such write was made: an explicit refresh that finds something else there knows the
-    /// backend's write is the later one.
-    private var pendingBase: [String: PropertyList?] = [:]
     private var flushScheduled = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     private var loadFailed = false
@@ -162,7 +158,7 @@ import Foundation
         lock.lock()
         change(slot, to: object, origin: .thisProcess, &after)
         if object != nil { slot.cache(Result<Value, DefaultsError>.success(value)) }
-        if let stored, pendingBase[slot.key] == nil { pendingBase[slot.key] = .some(stored[slot.key]) }
+        if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
         pending[slot.key] = .some(object)
         backend.writeThrough(key: slot.key, object: object)
         let window = scheduleFlush(durability)
@@ -192,7 +188,12 @@ import Foundation
             return
         }
         let limit = PlistFile.Wait.lock
-        guard lockFlushes(waitingAtMost: limit, &after) else { return }
+        do {
+            try lockFlushes(waitingAtMost: limit)
+        } catch {
+            after.report(error)
+            return
+        }
         defer { flushLock.unlock() }
         let changes = takePending()
         var updated: PropertyList?
@@ -230,9 +231,7 @@ import Foundation
         }
         var after = AfterUnlock()
         defer { after.run() }
-        guard flushLock.lock(before: Date(timeIntervalSinceNow: limit)) else {
-            throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
-        }
+        try lockFlushes(waitingAtMost: limit)
         defer { flushLock.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
@@ -263,13 +262,11 @@ import Foundation
         flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit)
     }
 
-    /// Takes `flushLock`, waiting at most `limit`; reports and returns `false` when it cannot.
-    private func lockFlushes(waitingAtMost limit: TimeInterval, _ after: inout AfterUnlock) -> Bool {
+    /// Takes `flushLock`, waiting at most `limit` for another thread's commit.
+    private func lockFlushes(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
         guard flushLock.lock(before: Date(timeIntervalSinceNow: limit)) else {
-            after.report(.writeFailed(path: location, underlying: FlushTimeout(seconds: limit)))
-            return false
+            throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
         }
-        return true
     }
 
     /// The update this thread is running on this suite, if any.
@@ -315,16 +312,24 @@ import Foundation
         // Inside an update's body the commit in progress already holds the freshest contents.
         if joinableTransaction() != nil { return }
         // Serialized with commits, so an old read can never undo a newer commit.
-        guard lockFlushes(waitingAtMost: PlistFile.Wait.lock, &after) else { return }
+        do {
+            try lockFlushes(waitingAtMost: PlistFile.Wait.lock)
+        } catch {
+            after.report(error)
+            return
+        }
         defer { flushLock.unlock() }
         let contents = backend.reload(onlyIfChanged: onlyIfChanged)
         lock.withLock {
             switch contents {
             case .whole(let values):
                 if !onlyIfChanged {
-                    for (key, base) in pendingBase where !PropertyList.same(base, values[key]) {
+                    for key in pending.keys {
+                        guard let slot = slots[key], case .some(let base) = slot.pendingBase,
+                            !PropertyList.same(base, values[key])
+                        else { continue }
                         pending[key] = nil
-                        pendingBase[key] = nil
+                        slot.pendingBase = nil
                     }
                 }
                 takeIn(values, origin: .otherProcess, &after)
@@ -430,7 +435,7 @@ import Foundation
 
     /// Forgets what the backend held under keys now committed, unless written again since.
     private func forgetBases(of changes: [String: PropertyList?]) {
-        for key in changes.keys where pending[key] == nil { pendingBase[key] = nil }
+        for key in changes.keys where pending[key] == nil { slots[key]?.pendingBase = nil }
     }
 
     /// Puts back changes whose commit failed, unless the key was written again since.

@@ -44,12 +44,15 @@ struct UserDefaultsBackend: StoreBackend {
     ) -> SuiteContents {
         if let edit {
             let suiteEdit = SuiteEdit { object(forKey: $0) }
-            suiteEdit.writeNow = { [unowned suiteEdit] in
+            let writeChanges = { [unowned suiteEdit] in
                 for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
+            }
+            suiteEdit.writeNow = {
+                writeChanges()
                 synchronize()
             }
             edit(suiteEdit)
-            for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
+            writeChanges()
         }
         synchronize()
         return .unknown

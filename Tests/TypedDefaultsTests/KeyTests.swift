@@ -250,4 +250,81 @@ extension DefaultsKeys {
         #expect(unencodable?.key == "keys.unencodable")
         #expect(suite.defaults.object(forKey: "keys.notRegistered") == nil, "all or nothing")
     }
+
+    // `store[.key]` finds the key's slot through bindings the key keeps per store: these check
+    // that they never mix stores up, and keep nothing of a store once it is released.
+
+    @Test func oneKeyInManyStoresKeepsEachStoresValue() throws {
+        let key = DefaultsKey<Int>("keys.manyStores", default: -1)
+        let suites = try (0..<6).map { try TestSuite("manyStores\($0)") }
+        let memories = (0..<6).map { _ in DefaultsStore.inMemory() }
+        let stores = suites.map(\.store) + memories
+        for (index, store) in stores.enumerated() { store[key] = index }
+        for _ in 0..<3 {
+            for (index, store) in stores.enumerated() {
+                #expect(store[key] == index)
+                #expect(UserDefault(key, store: store).wrappedValue == index)
+            }
+        }
+        #expect(DefaultsStore.inMemory()[key] == -1)
+    }
+
+    @Test func aNewStoreNeverSeesAReleasedStoresValues() {
+        let key = DefaultsKey<String?>("keys.releasedStores")
+        for round in 0..<200 {
+            let store = DefaultsStore.inMemory()
+            // A store made right after one is released may get its address.
+            #expect(store[key] == nil, "round \(round)")
+            store[key] = "round \(round)"
+            #expect(store[key] == "round \(round)")
+        }
+    }
+
+    @Test func aKeyDoesNotKeepAReleasedStoresValuesAlive() {
+        let key = DefaultsKey<Tracked>("keys.tracked", default: Tracked(name: "default"))
+        weak var written: Tracked?
+        do {
+            let store = DefaultsStore.inMemory()
+            let value = Tracked(name: "written")
+            written = value
+            store[key] = value
+            #expect(store[key] === value, "cached as written")
+        }
+        #expect(written == nil, "the released store's value is still alive")
+    }
+
+    @Test func bindingsAreSharedSafelyAcrossThreads() async throws {
+        let key = DefaultsKey<Int>("keys.threads", default: 0)
+        let suites = try (0..<6).map { try TestSuite("threads\($0)") }
+        let stores = suites.map(\.store) + (0..<4).map { _ in DefaultsStore.inMemory() }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for round in 0..<2_000 {
+                        store[key] = index * 10_000 + round
+                        #expect(store[key] == index * 10_000 + round)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A class value, to tell whether anything still holds it.
+final class Tracked: NSObject, NSSecureCoding, DefaultsValueConvertible, Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+    }
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") else { return nil }
+        self.name = name as String
+    }
 }

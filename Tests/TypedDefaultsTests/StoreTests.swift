@@ -121,6 +121,22 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(UserDefaults.standard.object(forKey: "draft") == nil)
     }
 
+    @Test func theInMemoryStoreKeepsWritesWithoutCommittingThem() {
+        let store = DefaultsStore.inMemory()
+        let count = UserDefault(wrappedValue: 0, "count", store: store)
+        count.wrappedValue = 41
+        let other = UserDefault(wrappedValue: "", "other", store: store)
+        other.wrappedValue = "kept"
+        other.reset()
+        // What a refresh reads back is what was written, not what a commit would have made.
+        store.refresh()
+        #expect(count.wrappedValue == 41)
+        #expect(!other.hasStoredValue)
+        count.update { $0 += 1 }
+        store.refresh()
+        #expect(UserDefault(wrappedValue: 0, "count", store: store).wrappedValue == 42)
+    }
+
     @Test func immediateWritesAreOnDiskWhenTheSetterReturns() throws {
         let suite = try TestSuite()
         let store = try DefaultsStore(suiteName: suite.name, durability: .immediate)

@@ -47,8 +47,13 @@
     }
 
     func cache<Value>(_ result: Result<Value, DefaultsError>) {
-        decoded = DecodedValue(result)
-        decodedType = ObjectIdentifier(Value.self)
+        cache(DecodedValue(result), as: ObjectIdentifier(Value.self))
+    }
+
+    /// Caches a `DecodedValue<Value>` made by the caller, with `ObjectIdentifier(Value.self)`.
+    func cache(_ decoded: AnyObject, as type: ObjectIdentifier) {
+        self.decoded = decoded
+        decodedType = type
         isKnownEmpty = false
     }
 
@@ -86,7 +91,7 @@ struct SlotCallback {
 @usableFromInline final class DecodedValue<Value> {
     @usableFromInline let result: Result<Value, DefaultsError>
 
-    init(_ result: Result<Value, DefaultsError>) {
+    @usableFromInline init(_ result: Result<Value, DefaultsError>) {
         self.result = result
     }
 }

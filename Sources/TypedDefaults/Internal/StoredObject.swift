@@ -98,6 +98,10 @@ enum StoredObject {
     /// deeper than ``maximumNestingDepth``. One walk over the value checks both, and stops at
     /// that depth, so a hostile value cannot exhaust the stack.
     static func storageProblem(_ object: Any, depth: Int = 0) -> StorageProblem? {
+        // Swift's own scalar types by exact type first: each `is` below is a dynamic cast, and
+        // checking a written `Int` by casts cost more than the rest of the write.
+        let kind = ObjectIdentifier(type(of: object))
+        if scalarTypes.contains(where: { $0 == kind }) { return nil }
         let children: [Any]
         switch object {
         case is String, is Data, is Date, is Bool, is Int, is Int64, is UInt64, is Double, is Float:
@@ -115,6 +119,10 @@ enum StoredObject {
         }
         return nil
     }
+
+    private static let scalarTypes = [
+        String.self, Int.self, Double.self, Bool.self, Date.self, Data.self, Int64.self, UInt64.self, Float.self,
+    ].map { ObjectIdentifier($0) }
 
     enum StorageProblem {
         case notAPropertyList

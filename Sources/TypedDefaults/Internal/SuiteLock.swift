@@ -1,62 +1,42 @@
 #if canImport(Darwin)
     import os
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
+#else
+    import Synchronization
 #endif
 
-/// The lock that guards a suite's state, taken on every read: a bare `pthread_mutex_t`
-/// (`os_unfair_lock` on Apple platforms), called inline, because a cached read costs little
-/// more than its lock and `NSLock` adds a call through Foundation to each lock and unlock.
-// @unchecked Sendable is sound: the pointer is allocated once, never reassigned, and only used
-// through the lock functions, which are thread-safe by definition.
+/// The lock that guards a suite's state, taken on every read, so its cost is most of a cached
+/// read's: `os_unfair_lock` on Apple platforms, `Synchronization.Mutex` elsewhere (a futex,
+/// about half the cost of `pthread_mutex_t`, and available on Linux without the OS versions
+/// it needs on Apple platforms).
+// @unchecked Sendable is sound: the lock is created once, never reassigned, and only used
+// through its locking functions, which are thread-safe by definition.
 @usableFromInline final class SuiteLock: @unchecked Sendable {
     #if canImport(Darwin)
         @usableFromInline let mutex: os_unfair_lock_t
-    #else
-        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    #endif
 
-    init() {
-        #if canImport(Darwin)
+        init() {
             mutex = .allocate(capacity: 1)
             mutex.initialize(to: os_unfair_lock())
-        #else
-            mutex = .allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
-        #endif
-    }
+        }
 
-    deinit {
-        #if !canImport(Darwin)
-            pthread_mutex_destroy(mutex)
-        #endif
-        mutex.deallocate()
-    }
+        deinit {
+            mutex.deallocate()
+        }
 
-    @inlinable
-    func lock() {
-        #if canImport(Darwin)
+        @inlinable
+        func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
             os_unfair_lock_lock(mutex)
-        #else
-            pthread_mutex_lock(mutex)
-        #endif
-    }
+            defer { os_unfair_lock_unlock(mutex) }
+            return try body()
+        }
+    #else
+        @usableFromInline let mutex = Mutex(())
 
-    @inlinable
-    func unlock() {
-        #if canImport(Darwin)
-            os_unfair_lock_unlock(mutex)
-        #else
-            pthread_mutex_unlock(mutex)
-        #endif
-    }
+        init() {}
 
-    @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
+        @inlinable
+        func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+            try mutex.withLock { _ in try body() }
+        }
+    #endif
 }

@@ -7,8 +7,9 @@ import Foundation
 /// under the lock, so the very next read of any handle, on any thread, sees it.
 // @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `flushScheduled`,
 // `loadFailed` and `transaction`, and every slot's fields, are only touched while holding
-// `lock`; a transaction's own fields only by the thread that runs it; `flushLock` serializes
-// commits; the backend and the observers are Sendable.
+// `lock` (which is also why they skip Swift's dynamic exclusivity checks, measured at an eighth
+// of a write); a transaction's own fields only by the thread that runs it; `flushLock`
+// serializes commits; the backend and the observers are Sendable.
 //
 // Every wait is bounded: `flushLock` for as long as the cross-process lock (a thread stuck in
 // an update's body cannot hang a flush or exit), the file lock by the backend. An update or
@@ -23,27 +24,51 @@ import Foundation
     let backend: any StoreBackend
     /// The suite's file, or its label: what errors name.
     let location: String
+    /// The suite's plist file, where the engine manages it (Linux).
+    let fileURL: URL?
+    /// A number no other state of this process has, before or after: what a typed key's
+    /// cached bindings are told apart by (see `BindingCache`).
+    @usableFromInline let serial: UInt64
+    /// Whether the state lives as long as the process: every suite but an in-memory store.
+    let isPermanent: Bool
     @usableFromInline let lock = SuiteLock()
     private let flushLock = NSLock()
-    private var slots: [String: KeySlot] = [:]
+    @exclusivity(unchecked) private var slots: [String: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
-    private var stored: [String: PropertyList]?
-    private var hasLoaded = false
+    @exclusivity(unchecked) private var stored: [String: PropertyList]?
+    @exclusivity(unchecked) private var hasLoaded = false
     /// Changes not yet committed: `nil` removes the key.
-    private var pending: [String: PropertyList?] = [:]
-    private var flushScheduled = false
+    @exclusivity(unchecked) private var pending: [String: PropertyList?] = [:]
+    @exclusivity(unchecked) private var flushScheduled = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
-    private var loadFailed = false
+    @exclusivity(unchecked) private var loadFailed = false
     /// The update running on some thread, which nested updates and flushes on that thread join.
-    private var transaction: Transaction?
+    @exclusivity(unchecked) private var transaction: Transaction?
     private var nextCallbackOrder: UInt64 = 0
     /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
     let observers: SuiteObservers
 
-    init(backend: any StoreBackend, label: String, location: String? = nil) {
+    private static let serials = Locked<UInt64>(0)
+
+    init(backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true) {
         self.backend = backend
-        self.location = location ?? label
+        self.isPermanent = isPermanent
+        self.fileURL = fileURL
+        location = fileURL?.path ?? label
+        serial = Self.serials.withLock { serial in
+            serial += 1
+            return serial
+        }
         observers = SuiteObservers(label: label)
+    }
+
+    /// Empties the slots, which typed keys may still hold through their cached bindings: what
+    /// they keep of a released in-memory store is a few empty objects, not its values.
+    deinit {
+        for slot in slots.values {
+            slot.object = nil
+            slot.clearCache()
+        }
     }
 
     /// The slot for `key`, created on first use and shared from then on. With `declaring`, a
@@ -111,31 +136,29 @@ import Foundation
     /// cast of the cached box in place of the type comparison.
     @inlinable
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
-        lock.lock()
-        defer { lock.unlock() }
-        if slot.isKnownEmpty { return .nothingStored }
-        guard let cached = slot.cachedDecode(as: Value.self), case .success(let value) = cached.result else {
-            return .unknown
+        lock.withLock {
+            if slot.isKnownEmpty { return .nothingStored }
+            guard let cached = slot.cachedDecode(as: Value.self), case .success(let value) = cached.result else {
+                return .unknown
+            }
+            return .value(value)
         }
-        return .value(value)
     }
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
         var after = AfterUnlock()
         defer { after.run() }
-        lock.lock()
-        if let cached = slot.cachedDecode(as: Value.self) {
-            lock.unlock()
-            return .cached(cached.result)
+        let found: (cached: DecodedValue<Value>?, object: PropertyList?, generation: UInt64) = lock.withLock {
+            if let cached = slot.cachedDecode(as: Value.self) { return (cached, nil, 0) }
+            let object = loadedObject(slot, &after)
+            // Not when the backend could not be read: the next read tries again.
+            if object == nil, slot.isLoaded { slot.cacheNothingStored() }
+            return (nil, object, slot.generation)
         }
-        let object = loadedObject(slot, &after)
-        let generation = slot.generation
-        // Not when the backend could not be read: the next read tries again.
-        if object == nil, slot.isLoaded { slot.cacheNothingStored() }
-        lock.unlock()
-
-        guard let object else { return .missing }
+        if let cached = found.cached { return .cached(cached.result) }
+        guard let object = found.object else { return .missing }
+        let generation = found.generation
         let result = Conversion.decode(object, as: Value.self, key: slot.key)
         lock.withLock {
             if slot.generation == generation, slot.isLoaded { slot.cache(result) }
@@ -150,19 +173,26 @@ import Foundation
         return lock.withLock { loadedObject(slot, &after) != nil }
     }
 
-    /// Stores `object` (`nil` removes the key), caching `value` as its decode, and arranges for
-    /// the change to become durable as `durability` says.
-    func write<Value>(_ object: PropertyList?, decoded value: Value, to slot: KeySlot, durability: Durability) {
+    /// Stores `object` (`nil` removes the key), caching `decoded` (a `DecodedValue` of the type
+    /// `type` names) as its decode, and arranges for the change to become durable as
+    /// `durability` says. The caller makes the cached decode, where its type is known without a
+    /// runtime lookup.
+    func write(
+        _ object: PropertyList?, caching decoded: (value: AnyObject, type: ObjectIdentifier)?, to slot: KeySlot,
+        durability: Durability
+    ) {
         var after = AfterUnlock()
         defer { after.run() }
-        lock.lock()
-        change(slot, to: object, origin: .thisProcess, &after)
-        if object != nil { slot.cache(Result<Value, DefaultsError>.success(value)) }
-        if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
-        pending[slot.key] = .some(object)
-        backend.writeThrough(key: slot.key, object: object)
-        let window = scheduleFlush(durability)
-        lock.unlock()
+        let window: TimeInterval?? = lock.withLock {
+            change(slot, to: object, origin: .thisProcess, &after)
+            if object != nil, let decoded { slot.cache(decoded.value, as: decoded.type) }
+            backend.writeThrough(key: slot.key, object: object)
+            // A backend that holds what is written through has nothing to commit.
+            guard backend.needsCommit else { return nil }
+            if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
+            pending[slot.key] = .some(object)
+            return scheduleFlush(durability)
+        }
 
         switch window {
         case nil:

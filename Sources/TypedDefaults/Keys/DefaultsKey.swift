@@ -33,6 +33,8 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     let defaultSource: DefaultSource<Value>
     let rules: [DefaultsRule<Value>]
     let didSetHandlers: [DidSetHandler<Value>]
+    /// The key bound in the stores it was used with.
+    @usableFromInline let bindings = BindingCache<Value>()
 
     private init(
         name: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
@@ -123,6 +125,31 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
 }
 
 extension DefaultsKey: DefaultsRuleChaining {}
+
+extension DefaultsKey {
+    /// The key bound to its slot in `state`, made and its callbacks bound on first use there.
+    @inlinable
+    func binding(in state: SuiteState) -> KeyBinding<Value> {
+        bindings.withBinding(forState: state.serial) { $0 } ?? makeBinding(in: state)
+    }
+
+    /// Runs `body` with the key bound in `state`; on the fast path without retaining the
+    /// binding, which costs about as much as the rest of a cached read.
+    @inlinable
+    func withBinding<Result>(in state: SuiteState, _ body: (KeyBinding<Value>) -> Result) -> Result {
+        if let result = bindings.withBinding(forState: state.serial, { $0.map(body) }) { return result }
+        return body(makeBinding(in: state))
+    }
+
+    @usableFromInline
+    func makeBinding(in state: SuiteState) -> KeyBinding<Value> {
+        let binding = KeyBinding(
+            key: name, defaultSource: defaultSource, rules: rules, didSetHandlers: didSetHandlers, in: state,
+            isTypedKey: true)
+        binding.bindDidSetHandlers(in: state, replacing: false)
+        return bindings.keep(binding, isPermanent: state.isPermanent)
+    }
+}
 
 /// Where a default comes from: a fixed fallback, a closure called on each read, or an initial
 /// value that the first read stores.

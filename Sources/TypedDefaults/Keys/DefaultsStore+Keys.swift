@@ -12,9 +12,10 @@ extension DefaultsStore {
     /// The same as a ``UserDefault`` declared with the key: its default, rules and callbacks
     /// apply, and a read never fails. `+=` is a read and then a write; use ``update(_:_:)`` when
     /// another thread or process may change the key in between.
+    @inlinable
     public subscript<Value>(key: DefaultsKey<Value>) -> Value {
-        get { UserDefault(key, store: self).wrappedValue }
-        nonmutating set { UserDefault(key, store: self).wrappedValue = newValue }
+        get { key.binding(in: state).read(in: state) }
+        nonmutating set { key.binding(in: state).write(newValue, in: state, durability: durability) }
     }
 
     /// Changes a key's value atomically, as ``UserDefault/update(_:)`` does.
@@ -23,7 +24,7 @@ extension DefaultsStore {
     /// store.update(.launchCount) { $0 += 1 }
     /// ```
     public func update<Value>(_ key: DefaultsKey<Value>, _ body: (inout Value) -> Void) {
-        UserDefault(key, store: self).update(body)
+        key.binding(in: state).update(in: state, body)
     }
 
     /// Removes a key's stored value, so its default shows again.
@@ -32,7 +33,7 @@ extension DefaultsStore {
     /// store.reset(.theme)
     /// ```
     public func reset<Value>(_ key: DefaultsKey<Value>) {
-        UserDefault(key, store: self).reset()
+        key.binding(in: state).reset(in: state, durability: durability)
     }
 
     /// Registers the keys' defaults with `UserDefaults`, so that plain `UserDefaults` readers
@@ -57,11 +58,11 @@ extension DefaultsStore {
     public func register<each Value>(_ keys: repeat DefaultsKey<each Value>) throws(DefaultsError) {
         var objects: [String: PropertyList] = [:]
         for key in repeat each keys {
-            let property = UserDefault(key, store: self)
+            let binding = key.binding(in: state)
             guard let value = key.defaultSource.fixedValue else {
                 throw .encodingFailed(key: key.name, underlying: DynamicDefaultNotRegistrable())
             }
-            let object = try Conversion.encode(property.applyingRules(to: value), key: key.name).get()
+            let object = try Conversion.encode(binding.applyingRules(to: value), key: key.name).get()
             // A `nil` default: nothing to register (the nil marker would show to plain readers).
             if NilMarker.depth(of: object.object) == 0 { continue }
             objects[key.name] = object

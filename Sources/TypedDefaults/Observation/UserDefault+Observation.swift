@@ -35,7 +35,7 @@ extension UserDefault where Value: Sendable {
     public var values: AsyncStream<Value> {
         let decode = typedDecoder()
         return AsyncStream { continuation in
-            let observation = store.state.addObserver(keys: [key], initial: slot) { change in
+            let observation = store.state.addObserver(keys: [key], initial: binding.slot) { change in
                 continuation.yield(decode(change.newObject))
             }
             continuation.onTermination = { _ in observation.cancel() }

@@ -18,15 +18,9 @@
 /// cached and observed the same way, and `$setting` gives the setting itself.
 @propertyWrapper
 public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
-    /// The stored property behind the setting.
-    public let property: UserDefault<Value>
-    /// A short name for the setting, as a settings screen shows it.
-    public let title: String
-    /// A longer explanation; empty when none was given.
-    public let info: String
-    private let format: @Sendable (Value) -> String
-    /// The bounds and step of a number, when it was declared with them.
-    let stepping: Stepping?
+    /// Everything the setting holds, behind one reference: a setting declared in a class is
+    /// copied on each read, and copying a reference costs one retain and release.
+    @usableFromInline let details: SettingDetails<Value>
 
     /// The bounds and step a numeric setting was declared with.
     struct Stepping: Sendable {
@@ -39,12 +33,19 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         property: UserDefault<Value>, title: String?, info: String, format: (@Sendable (Value) -> String)?,
         stepping: Stepping?
     ) {
-        self.property = property
-        self.title = title ?? property.key
-        self.info = info
-        self.format = format ?? { ValueDescription.describe($0) }
-        self.stepping = stepping
+        details = SettingDetails(
+            property: property, title: title ?? property.key, info: info,
+            format: format ?? { ValueDescription.describe($0) }, stepping: stepping)
     }
+
+    /// The stored property behind the setting.
+    public var property: UserDefault<Value> { details.property }
+    /// A short name for the setting, as a settings screen shows it.
+    public var title: String { details.title }
+    /// A longer explanation; empty when none was given.
+    public var info: String { details.info }
+    /// The bounds and step of a number, when it was declared with them.
+    var stepping: Stepping? { details.stepping }
 
     /// A setting for a typed key, with the key's default, rules and callbacks.
     ///
@@ -88,9 +89,10 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     }
 
     /// The stored value, or the default; rules applied.
+    @inlinable
     public var wrappedValue: Value {
-        get { property.wrappedValue }
-        nonmutating set { property.wrappedValue = newValue }
+        get { details.property.wrappedValue }
+        nonmutating set { details.property.wrappedValue = newValue }
     }
 
     /// The setting itself: `$volume.increase()`, `$volume.formattedValue`.
@@ -112,14 +114,14 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// ```swift
     /// print("\(settings.$volume.title): \(settings.$volume.formattedValue)")   // "Volume: 60 %"
     /// ```
-    public var formattedValue: String { format(wrappedValue) }
+    public var formattedValue: String { details.format(wrappedValue) }
 
     /// Any value of the setting, formatted as ``formattedValue`` formats the current one.
     ///
     /// ```swift
     /// for await volume in settings.$volume.values { print(settings.$volume.formatted(volume)) }
     /// ```
-    public func formatted(_ value: Value) -> String { format(value) }
+    public func formatted(_ value: Value) -> String { details.format(value) }
 
     /// Removes the stored value, so the default shows again.
     public func reset() { property.reset() }
@@ -135,4 +137,24 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
 
     /// The current value, then the value after every change, as ``UserDefault/values`` gives them.
     public var values: AsyncStream<Value> { property.values }
+}
+
+/// What a ``Setting`` holds.
+@usableFromInline final class SettingDetails<Value: DefaultsValueConvertible & Sendable>: Sendable {
+    @usableFromInline let property: UserDefault<Value>
+    let title: String
+    let info: String
+    let format: @Sendable (Value) -> String
+    let stepping: Setting<Value>.Stepping?
+
+    init(
+        property: UserDefault<Value>, title: String, info: String, format: @escaping @Sendable (Value) -> String,
+        stepping: Setting<Value>.Stepping?
+    ) {
+        self.property = property
+        self.title = title
+        self.info = info
+        self.format = format
+        self.stepping = stepping
+    }
 }

@@ -24,13 +24,15 @@ public struct DefaultsStore: Sendable {
     @usableFromInline let state: SuiteState
     /// When writes through this store reach the disk.
     public let durability: Durability
-    /// The suite's plist file, where the store manages it (Linux); `nil` otherwise.
-    public let fileURL: URL?
 
-    private init(state: SuiteState, durability: Durability, fileURL: URL?) {
+    private init(state: SuiteState, durability: Durability) {
         self.state = state
         self.durability = durability
-        self.fileURL = fileURL
+    }
+
+    /// The suite's plist file, where the store manages it (Linux); `nil` otherwise.
+    public var fileURL: URL? {
+        state.fileURL
     }
 
     /// The standard suite: on Linux the one named after the bundle identifier or the process.
@@ -60,12 +62,14 @@ public struct DefaultsStore: Sendable {
                 let state = SuiteRegistry.state(for: .file(file.path)) {
                     let state = SuiteState(
                         backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName,
-                        location: file.path)
-                    // Another process's writes reach this one's cache and observers.
-                    FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+                        fileURL: file)
+                    // Another process's writes reach this one's cache and observers. Unowned: the
+                    // registry keeps the state for the life of the process, and a weak reference
+                    // would move its reference counts to a side table, slowing every retain.
+                    FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
                     return state
                 }
-                self.init(state: state, durability: durability, fileURL: file)
+                self.init(state: state, durability: durability)
                 return
             }
         #endif
@@ -74,14 +78,14 @@ public struct DefaultsStore: Sendable {
             #if canImport(Darwin)
                 // Writes by other processes (and plain UserDefaults writes) are announced here,
                 // and so are this store's own, synchronously inside `set`, under the suite's
-                // lock: reload from another queue.
+                // lock: reload from another queue. Unowned, as the file watcher's above.
                 NotificationCenter.default.addObserver(
                     forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
-                ) { [weak state] _ in DispatchQueue.global().async { state?.reload() } }
+                ) { [unowned state] _ in DispatchQueue.global().async { state.reload() } }
             #endif
             return state
         }
-        self.init(state: state, durability: durability, fileURL: nil)
+        self.init(state: state, durability: durability)
     }
 
     /// A store of its own that keeps values in memory and writes nothing to disk, for tests and
@@ -93,7 +97,7 @@ public struct DefaultsStore: Sendable {
     /// ```
     public static func inMemory() -> DefaultsStore {
         DefaultsStore(
-            state: SuiteState(backend: MemoryBackend(), label: "memory"), durability: .immediate, fileURL: nil)
+            state: SuiteState(backend: MemoryBackend(), label: "memory", isPermanent: false), durability: .immediate)
     }
 
     /// The same suite with writes made durable as `durability` says.
@@ -102,7 +106,7 @@ public struct DefaultsStore: Sendable {
     /// @UserDefault("receipt", store: .standard.durability(.immediate)) var receipt = Data()
     /// ```
     public func durability(_ durability: Durability) -> DefaultsStore {
-        DefaultsStore(state: state, durability: durability, fileURL: fileURL)
+        DefaultsStore(state: state, durability: durability)
     }
 
     /// Writes every change made in this process to disk now, and returns when they are there.

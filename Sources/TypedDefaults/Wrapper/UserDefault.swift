@@ -35,27 +35,37 @@ import Foundation
 /// ``reset()``, ``load()`` and ``update(_:)``.
 @propertyWrapper
 public struct UserDefault<Value: DefaultsValueConvertible> {
-    /// The key the value is stored under.
-    public let key: String
+    /// The key's binding and the store, behind one reference: a property declared in a class
+    /// is copied on each read, and copying a reference costs one retain and release.
+    @usableFromInline let handle: PropertyHandle<Value>
+
+    @usableFromInline init(binding: KeyBinding<Value>, store: DefaultsStore) {
+        handle = PropertyHandle(binding: binding, store: store)
+    }
+
     /// The store the value lives in.
-    public let store: DefaultsStore
-    @usableFromInline let slot: KeySlot
-    @usableFromInline let defaultSource: DefaultSource<Value>
-    /// Applied in order to every value read and written.
-    @usableFromInline let rules: [DefaultsRule<Value>]
-    /// Kept alive here: the slot holds them weakly.
-    let didSetHandlers: [DidSetHandler<Value>]
+    public var store: DefaultsStore {
+        handle.store
+    }
+
+    @usableFromInline var binding: KeyBinding<Value> {
+        handle.binding
+    }
 
     private init(
         key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
-        didSetHandlers: [DidSetHandler<Value>], store: DefaultsStore, isTypedKey: Bool = false
+        didSetHandlers: [DidSetHandler<Value>], store: DefaultsStore
     ) {
-        self.key = key
-        self.defaultSource = defaultSource
-        self.rules = rules
-        self.didSetHandlers = didSetHandlers
-        self.store = store
-        slot = store.state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
+        self.init(
+            binding: KeyBinding(
+                key: key, defaultSource: defaultSource, rules: rules, didSetHandlers: didSetHandlers, in: store.state,
+                isTypedKey: false),
+            store: store)
+    }
+
+    /// The key the value is stored under.
+    public var key: String {
+        binding.key
     }
 
     /// Declares a stored property with a default value, in `store`.
@@ -92,89 +102,20 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     /// The value read while nothing readable is stored, before rules. A key declared with
     /// `dynamicDefault:` computes it anew each time.
-    @inlinable
     public var defaultValue: Value {
-        defaultSource.value
+        binding.defaultSource.value
     }
 
     /// The stored value, or ``defaultValue`` when nothing readable is stored; rules applied.
     @inlinable
     public var wrappedValue: Value {
-        get {
-            let value: Value
-            switch store.state.cached(slot, as: Value.self) {
-            case .value(let cached): value = cached
-            case .nothingStored:
-                switch defaultSource {
-                case .fallback(let fallback): value = fallback
-                case .dynamic(let makeDefault): value = makeDefault()
-                case .initial: value = readThroughCache()  // stores the initial value
-                }
-            case .unknown: value = readThroughCache()
-            }
-            return rules.isEmpty ? value : applyingRules(to: value)
-        }
-        nonmutating set {
-            write(newValue)
-        }
+        get { handle.binding.read(in: handle.store.state) }
+        nonmutating set { handle.binding.write(newValue, in: handle.store.state, durability: handle.store.durability) }
     }
 
     /// `value` after each rule, in order.
-    @usableFromInline
     func applyingRules(to value: Value) -> Value {
-        rules.applied(to: value, defaultValue: defaultValue)
-    }
-
-    /// Whether assigning `value` should remove the key: it is `nil`, and so is the default.
-    private func removes(_ value: Value) -> Bool {
-        guard let value = value as? any OptionalValue, value.isNil else { return false }
-        return (defaultValue as? any OptionalValue)?.isNil ?? false
-    }
-
-    /// Applies the rules, then encodes and stores `value`, or reports why it cannot be stored.
-    @usableFromInline
-    func write(_ value: Value) {
-        let value = applyingRules(to: value)
-        if removes(value) {
-            reset()
-            return
-        }
-        switch Conversion.encode(value, key: key) {
-        case .success(let object):
-            store.state.write(object, decoded: value, to: slot, durability: store.durability)
-        case .failure(let error):
-            DefaultsError.report(error)
-        }
-    }
-
-    /// A read that the cache could not answer: loads, decodes, caches and reports.
-    @usableFromInline
-    func readThroughCache() -> Value {
-        switch readStored() {
-        case .missing, .cached(.failure):
-            return defaultValue
-        case .cached(.success(let value)), .decoded(.success(let value)):
-            return value
-        case .decoded(.failure(let error)):
-            DefaultsError.report(error)
-            return defaultValue
-        }
-    }
-
-    /// Reads the stored value; for a key declared with `initialValue:` that finds nothing
-    /// stored, stores the initial value first.
-    private func readStored() -> SuiteState.Read<Value> {
-        let read = store.state.read(slot, as: Value.self)
-        guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
-        switch Conversion.encode(applyingRules(to: initialValue), key: key) {
-        case .success(let object):
-            // Atomic, so that of two first reads, in two threads or processes, one stores.
-            store.state.update(slot) { current in current ?? object }
-            return store.state.read(slot, as: Value.self)
-        case .failure(let error):
-            DefaultsError.report(error)
-            return read
-        }
+        binding.applyingRules(to: value)
     }
 
     /// The wrapper itself: `$name.key`, `$name.reset()`, `$name.load()`.
@@ -188,7 +129,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// if !$name.hasStoredValue { print("Using the default name") }
     /// ```
     public var hasStoredValue: Bool {
-        store.state.hasObject(slot)
+        binding.hasStoredValue(in: store.state)
     }
 
     /// Reads the stored value, rules applied, throwing where a plain read would fall back to
@@ -202,10 +143,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ///   ``DefaultsError/typeMismatch(key:expected:found:)`` or
     ///   ``DefaultsError/corrupt(key:underlying:)`` when what is stored cannot be read.
     public func load() throws(DefaultsError) -> Value {
-        switch readStored() {
-        case .missing: throw .missing(key: key)
-        case .cached(let result), .decoded(let result): return applyingRules(to: try result.get())
-        }
+        try binding.load(in: store.state)
     }
 
     /// Removes the stored value, so the default shows again.
@@ -214,7 +152,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// $theme.reset()
     /// ```
     public func reset() {
-        store.state.write(nil, decoded: defaultValue, to: slot, durability: store.durability)
+        binding.reset(in: store.state, durability: store.durability)
     }
 
     /// Changes the value atomically: `body` gets the freshest stored value and what it leaves
@@ -230,35 +168,26 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// process. Stored data that cannot be read is reported and `body` starts from the default.
     /// Rules apply to the value `body` starts from and to the value it leaves.
     public func update(_ body: (inout Value) -> Void) {
-        // Reported after the update: it runs under the suite's locks, which a handler might need.
-        var problems: [DefaultsError] = []
-        withoutActuallyEscaping(body) { body in
-            store.state.update(slot) { current in
-                var value = defaultValue
-                if let current {
-                    switch Conversion.decode(current, as: Value.self, key: key) {
-                    case .success(let stored): value = stored
-                    case .failure(let error): problems.append(error)
-                    }
-                }
-                value = applyingRules(to: value)
-                body(&value)
-                value = applyingRules(to: value)
-                if removes(value) { return nil }
-                switch Conversion.encode(value, key: key) {
-                case .success(let object):
-                    return object
-                case .failure(let error):
-                    problems.append(error)
-                    return current
-                }
-            }
-        }
-        problems.forEach(DefaultsError.report)
+        binding.update(in: store.state, body)
     }
 }
 
 extension UserDefault: Sendable where Value: Sendable {}
+
+/// What a ``UserDefault`` holds: its key's binding and its store.
+@usableFromInline final class PropertyHandle<Value: DefaultsValueConvertible> {
+    @usableFromInline let binding: KeyBinding<Value>
+    @usableFromInline let store: DefaultsStore
+
+    init(binding: KeyBinding<Value>, store: DefaultsStore) {
+        self.binding = binding
+        self.store = store
+    }
+}
+
+// @unchecked Sendable is sound: both stored properties are `let`s of types that are Sendable
+// when `Value` is.
+extension PropertyHandle: @unchecked Sendable where Value: Sendable {}
 
 extension UserDefault where Value: Sendable {
     /// Declares a stored property for a typed key, with the key's default and rules; the key's
@@ -271,10 +200,7 @@ extension UserDefault where Value: Sendable {
     /// @UserDefault(.preferredName) var preferredName
     /// ```
     public init(_ key: DefaultsKey<Value>, store: DefaultsStore = .standard) {
-        self.init(
-            key: key.name, defaultSource: key.defaultSource, rules: key.rules, didSetHandlers: key.didSetHandlers,
-            store: store, isTypedKey: true)
-        bindDidSetHandlers(replacing: false)
+        self.init(binding: key.binding(in: store.state), store: store)
     }
 
     /// The same property with a callback run after every change of its value: a write through
@@ -298,17 +224,15 @@ extension UserDefault where Value: Sendable {
     public func didSet(_ body: @escaping @Sendable (_ newValue: Value, _ oldValue: Value) -> Void) -> UserDefault<Value>
     {
         let withCallback = UserDefault(
-            key: key, defaultSource: defaultSource, rules: rules,
-            didSetHandlers: didSetHandlers + [DidSetHandler(body)],
-            store: store)
-        withCallback.bindDidSetHandlers(replacing: true)
+            key: key, defaultSource: binding.defaultSource, rules: binding.rules,
+            didSetHandlers: binding.didSetHandlers + [DidSetHandler(body)], store: store)
+        withCallback.binding.bindDidSetHandlers(in: store.state, replacing: true)
         return withCallback
     }
 
     /// Decodes a stored object as a read of this property sees it, for observers.
     func typedDecoder() -> @Sendable (PropertyList?) -> Value {
-        let (key, defaultSource, rules) = (key, defaultSource, rules)
-        return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
+        binding.sendableReadDecoder()
     }
 }
 
@@ -320,40 +244,9 @@ extension UserDefault: DefaultsRuleChaining {
     /// ```
     public func adding(_ rule: DefaultsRule<Value>) -> UserDefault<Value> {
         let ruled = UserDefault(
-            key: key, defaultSource: defaultSource, rules: rules + [rule], didSetHandlers: didSetHandlers,
-            store: store)
-        ruled.bindDidSetHandlers(replacing: true)
+            key: key, defaultSource: binding.defaultSource, rules: binding.rules + [rule],
+            didSetHandlers: binding.didSetHandlers, store: store)
+        ruled.binding.bindDidSetHandlers(in: store.state, replacing: true)
         return ruled
-    }
-}
-
-extension UserDefault {
-    /// Binds the `didSet` handlers to the slot, decoding values as this property reads them.
-    /// `replacing` rebinds handlers bound before, as when rules were added since.
-    fileprivate func bindDidSetHandlers(replacing: Bool) {
-        guard !didSetHandlers.isEmpty else { return }
-        let (key, defaultSource, rules) = (key, defaultSource, rules)
-        let decode = { (object: PropertyList?) in
-            Self.decodeAsRead(object, key: key, defaultSource: defaultSource, rules: rules)
-        }
-        let callbacks = didSetHandlers.map { handler in
-            let body = handler.body
-            return (
-                owner: handler as AnyObject,
-                call: { (change: SlotChange) in body(decode(change.newObject), decode(change.oldObject)) }
-            )
-        }
-        store.state.bind(callbacks, to: slot, replacing: replacing)
-    }
-
-    /// A stored object as a read sees it: the default when missing or unreadable, rules applied.
-    fileprivate static func decodeAsRead(
-        _ object: PropertyList?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
-    ) -> Value {
-        var value = defaultSource.value
-        if let object, case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) {
-            value = stored
-        }
-        return rules.applied(to: value, defaultValue: defaultSource.value)
     }
 }

@@ -4,6 +4,14 @@ import Foundation
 struct MemoryBackend: StoreBackend {
     private let contents = Locked<[String: PropertyList]>([:])
 
+    /// Writes are kept as they are made: there is nothing to commit, and in-memory writes cost
+    /// no more than a file store's.
+    var needsCommit: Bool { false }
+
+    func writeThrough(key: String, object: PropertyList?) {
+        contents.withLock { $0[key] = object }
+    }
+
     func reload(onlyIfChanged: Bool) -> Reloaded {
         .whole(contents.withLock { $0 })
     }

@@ -14,8 +14,12 @@ protocol StoreBackend: Sendable {
     func reload(onlyIfChanged: Bool) -> Reloaded
 
     /// Called with each write as it happens, under the suite's lock, for backends that others in
-    /// the process read directly (a `UserDefaults` object).
+    /// the process read directly (a `UserDefaults` object), or that keep values in memory.
     func writeThrough(key: String, object: PropertyList?)
+
+    /// Whether writes must be committed to become durable; `false` for a backend that holds
+    /// everything written through, so a write leaves nothing pending and flushes nothing.
+    var needsCommit: Bool { get }
 
     /// Makes `changes` durable (`nil` removes a key), then lets `edit` read and change the
     /// freshest contents, all under one cross-process lock where the backend has one, waited
@@ -84,6 +88,7 @@ final class SuiteEdit {
 extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
     func writeThrough(key: String, object: PropertyList?) {}
+    var needsCommit: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}
 }
 

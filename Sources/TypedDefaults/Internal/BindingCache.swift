@@ -1,0 +1,123 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
+/// The bindings a typed key made in the stores it was used with, so that `store[.key]` finds
+/// its slot without hashing the key's name or taking the store's registry lock.
+///
+/// A binding is told apart by its state's ``SuiteState/serial``, which no other state ever has,
+/// so a binding made for a store since released never answers for a new one. Bindings hold no
+/// state: a key used with an in-memory store does not keep that store alive, only the emptied
+/// slot (see `SuiteState.deinit`).
+///
+/// Bindings in suites that live as long as the process (every store but an in-memory one) are
+/// published once in one of ``fixedCount`` places and kept as long as the key, so a read finds
+/// them with atomic loads and no lock (on Linux; on Apple platforms, where `Atomic` needs
+/// macOS 15, under a lock). Others share ``recent``, a few bindings under a lock, the most
+/// recently made first: a program that uses one key with many in-memory stores in turn (a test
+/// each) remakes a binding now and then, and keeps little of the stores it is done with.
+// @unchecked Sendable is sound: the fixed bindings are published once through atomics (or the
+// lock) and never change after; `recent` is only touched while holding `lock`, which is also why
+// it skips Swift's dynamic exclusivity checks; each binding is immutable.
+@usableFromInline final class BindingCache<Value: DefaultsValueConvertible>: @unchecked Sendable {
+    @usableFromInline static var fixedCount: Int { 4 }
+    static var recentCapacity: Int { 4 }
+
+    #if canImport(Darwin)
+        @exclusivity(unchecked) @usableFromInline var fixed: [KeyBinding<Value>] = []
+    #else
+        /// Retained bindings (`Unmanaged` bit patterns), 0 while free.
+        @usableFromInline let fixed0 = Atomic<UInt>(0)
+        @usableFromInline let fixed1 = Atomic<UInt>(0)
+        @usableFromInline let fixed2 = Atomic<UInt>(0)
+        @usableFromInline let fixed3 = Atomic<UInt>(0)
+    #endif
+    @usableFromInline let lock = SuiteLock()
+    @exclusivity(unchecked) @usableFromInline var recent: [KeyBinding<Value>] = []
+
+    init() {}
+
+    #if !canImport(Darwin)
+        deinit {
+            for index in 0..<Self.fixedCount {
+                let bits = loadFixed(index)
+                guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+                Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).release()
+            }
+        }
+
+        @inlinable
+        func loadFixed(_ index: Int) -> UInt {
+            switch index {
+            case 0: fixed0.load(ordering: .acquiring)
+            case 1: fixed1.load(ordering: .acquiring)
+            case 2: fixed2.load(ordering: .acquiring)
+            default: fixed3.load(ordering: .acquiring)
+            }
+        }
+
+        func storeFixed(_ index: Int, _ bits: UInt) {
+            switch index {
+            case 0: fixed0.store(bits, ordering: .releasing)
+            case 1: fixed1.store(bits, ordering: .releasing)
+            case 2: fixed2.store(bits, ordering: .releasing)
+            default: fixed3.store(bits, ordering: .releasing)
+            }
+        }
+    #endif
+
+    /// Runs `body` with the binding made for the state numbered `serial`, or with `nil`.
+    @inlinable
+    func withBinding<Result>(forState serial: UInt64, _ body: (KeyBinding<Value>?) -> Result) -> Result {
+        #if canImport(Darwin)
+            let found = lock.withLock { fixed.first { $0.serial == serial } ?? recent.first { $0.serial == serial } }
+            return body(found)
+        #else
+            for index in 0..<Self.fixedCount {
+                let bits = loadFixed(index)
+                guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { break }
+                let match = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+                    $0.serial == serial
+                }
+                if match {
+                    return Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
+                }
+            }
+            return body(lock.withLock { recent.first { $0.serial == serial } })
+        #endif
+    }
+
+    /// Keeps `binding`, unless another thread kept one for the same state first: returns the
+    /// one kept. `isPermanent`: its state lives as long as the process.
+    func keep(_ binding: KeyBinding<Value>, isPermanent: Bool) -> KeyBinding<Value> {
+        if let kept = withBinding(forState: binding.serial, { $0 }) { return kept }
+        return lock.withLock {
+            #if canImport(Darwin)
+                if let kept = (fixed + recent).first(where: { $0.serial == binding.serial }) { return kept }
+                if isPermanent, fixed.count < Self.fixedCount {
+                    fixed.append(binding)
+                    return binding
+                }
+            #else
+                // Published under the lock too, so two threads never take one place.
+                for index in 0..<Self.fixedCount {
+                    let bits = loadFixed(index)
+                    if bits == 0 {
+                        guard isPermanent else { break }
+                        let retained = UInt(bitPattern: Unmanaged.passRetained(binding).toOpaque())
+                        storeFixed(index, retained)
+                        return binding
+                    }
+                    if let pointer = UnsafeRawPointer(bitPattern: bits) {
+                        let kept = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).takeUnretainedValue()
+                        if kept.serial == binding.serial { return kept }
+                    }
+                }
+            #endif
+            if let kept = recent.first(where: { $0.serial == binding.serial }) { return kept }
+            recent.insert(binding, at: 0)
+            if recent.count > Self.recentCapacity { recent.removeLast() }
+            return binding
+        }
+    }
+}

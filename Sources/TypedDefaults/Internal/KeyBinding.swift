@@ -1,0 +1,213 @@
+/// A key's name, default, rules and callbacks bound to its slot in one suite: what every
+/// `UserDefault`, `Setting` and `store[.key]` reads and writes through.
+///
+/// One object, so that a handle is a reference and a state, cheap to copy: a `UserDefault`
+/// declared in a class is copied on every read of the property. It holds no reference to its
+/// suite's state (the caller passes it), so a typed key can keep bindings for the stores it was
+/// used with (`DefaultsKey.binding(in:)`) without keeping those stores alive.
+@usableFromInline final class KeyBinding<Value: DefaultsValueConvertible> {
+    @usableFromInline let key: String
+    @usableFromInline let slot: KeySlot
+    /// The ``SuiteState/serial`` of the state the slot belongs to.
+    @usableFromInline let serial: UInt64
+    @usableFromInline let defaultSource: DefaultSource<Value>
+    /// Applied in order to every value read and written.
+    @usableFromInline let rules: [DefaultsRule<Value>]
+    /// Kept alive here: the slot holds them weakly.
+    let didSetHandlers: [DidSetHandler<Value>]
+    /// Whether `Value` is an `Optional`, whose `nil` may remove the key: checked once here,
+    /// not with a dynamic cast on every write.
+    private let isOptional: Bool
+
+    /// Binds `key` in `state`. `declaring` a typed key's value type lets the state report one
+    /// name used with two types.
+    init(
+        key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
+        didSetHandlers: [DidSetHandler<Value>], in state: SuiteState, isTypedKey: Bool
+    ) {
+        self.key = key
+        self.defaultSource = defaultSource
+        self.rules = rules
+        self.didSetHandlers = didSetHandlers
+        isOptional = Value.self is any OptionalValue.Type
+        slot = state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
+        serial = state.serial
+    }
+
+    /// The stored value, or the default when nothing readable is stored; rules applied.
+    /// Inlined into the caller, where `Value` is concrete: a cached read is a lock, a type
+    /// comparison and a copy.
+    @inlinable
+    func read(in state: SuiteState) -> Value {
+        let value: Value
+        switch state.cached(slot, as: Value.self) {
+        case .value(let cached): value = cached
+        case .nothingStored:
+            switch defaultSource {
+            case .fallback(let fallback): value = fallback
+            case .dynamic(let makeDefault): value = makeDefault()
+            case .initial: value = readThroughCache(in: state)  // stores the initial value
+            }
+        case .unknown: value = readThroughCache(in: state)
+        }
+        return rules.isEmpty ? value : applyingRules(to: value)
+    }
+
+    /// `value` after each rule, in order.
+    @usableFromInline
+    func applyingRules(to value: Value) -> Value {
+        rules.applied(to: value, defaultValue: defaultSource.value)
+    }
+
+    /// Whether assigning `value` should remove the key: it is `nil`, and so is the default.
+    private func removes(_ value: Value) -> Bool {
+        guard isOptional, let value = value as? any OptionalValue, value.isNil else { return false }
+        return (defaultSource.value as? any OptionalValue)?.isNil ?? false
+    }
+
+    /// Applies the rules, then encodes and stores `value`, or reports why it cannot be stored.
+    /// Inlined, so the decode it caches is made where `Value` is concrete.
+    @inlinable
+    func write(_ value: Value, in state: SuiteState, durability: Durability) {
+        let value = rules.isEmpty ? value : applyingRules(to: value)
+        store(value, decoded: DecodedValue(.success(value)), in: state, durability: durability)
+    }
+
+    /// Encodes and stores `value`, caching `decoded` as its decode.
+    @usableFromInline
+    func store(_ value: Value, decoded: DecodedValue<Value>, in state: SuiteState, durability: Durability) {
+        if removes(value) {
+            reset(in: state, durability: durability)
+            return
+        }
+        switch Conversion.encode(value, key: key) {
+        case .success(let object):
+            state.write(object, caching: (decoded, ObjectIdentifier(Value.self)), to: slot, durability: durability)
+        case .failure(let error):
+            DefaultsError.report(error)
+        }
+    }
+
+    /// A read that the cache could not answer: loads, decodes, caches and reports.
+    @usableFromInline
+    func readThroughCache(in state: SuiteState) -> Value {
+        switch readStored(in: state) {
+        case .missing, .cached(.failure):
+            return defaultSource.value
+        case .cached(.success(let value)), .decoded(.success(let value)):
+            return value
+        case .decoded(.failure(let error)):
+            DefaultsError.report(error)
+            return defaultSource.value
+        }
+    }
+
+    /// Reads the stored value; for a key declared with `initialValue:` that finds nothing
+    /// stored, stores the initial value first.
+    private func readStored(in state: SuiteState) -> SuiteState.Read<Value> {
+        let read = state.read(slot, as: Value.self)
+        guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
+        switch Conversion.encode(applyingRules(to: initialValue), key: key) {
+        case .success(let object):
+            // Atomic, so that of two first reads, in two threads or processes, one stores.
+            state.update(slot) { current in current ?? object }
+            return state.read(slot, as: Value.self)
+        case .failure(let error):
+            DefaultsError.report(error)
+            return read
+        }
+    }
+
+    /// The stored value with rules applied, or the error a plain read would fall back from.
+    func load(in state: SuiteState) throws(DefaultsError) -> Value {
+        switch readStored(in: state) {
+        case .missing: throw .missing(key: key)
+        case .cached(let result), .decoded(let result): return applyingRules(to: try result.get())
+        }
+    }
+
+    /// Removes the stored value.
+    func reset(in state: SuiteState, durability: Durability) {
+        state.write(nil, caching: nil, to: slot, durability: durability)
+    }
+
+    /// Whether a value is stored under the key.
+    func hasStoredValue(in state: SuiteState) -> Bool {
+        state.hasObject(slot)
+    }
+
+    /// Changes the value atomically: see ``UserDefault/update(_:)``.
+    func update(in state: SuiteState, _ body: (inout Value) -> Void) {
+        // Reported after the update: it runs under the suite's locks, which a handler might need.
+        var problems: [DefaultsError] = []
+        withoutActuallyEscaping(body) { body in
+            state.update(slot) { current in
+                var value = self.defaultSource.value
+                if let current {
+                    switch Conversion.decode(current, as: Value.self, key: self.key) {
+                    case .success(let stored): value = stored
+                    case .failure(let error): problems.append(error)
+                    }
+                }
+                value = self.applyingRules(to: value)
+                body(&value)
+                value = self.applyingRules(to: value)
+                if self.removes(value) { return nil }
+                switch Conversion.encode(value, key: self.key) {
+                case .success(let object):
+                    return object
+                case .failure(let error):
+                    problems.append(error)
+                    return current
+                }
+            }
+        }
+        problems.forEach(DefaultsError.report)
+    }
+
+    /// Decodes a stored object as a read sees it: the default when missing or unreadable, rules
+    /// applied. The function holds the key, default and rules but not this binding, for
+    /// callbacks kept by the slot: holding the binding would keep its `didSet` handlers alive.
+    func readDecoder() -> (PropertyList?) -> Value {
+        let (key, defaultSource, rules) = (key, defaultSource, rules)
+        return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
+    }
+
+    /// A stored object as a read sees it.
+    fileprivate static func decodeAsRead(
+        _ object: PropertyList?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
+    ) -> Value {
+        var value = defaultSource.value
+        if let object, case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) {
+            value = stored
+        }
+        return rules.applied(to: value, defaultValue: defaultSource.value)
+    }
+
+    /// Binds the `didSet` callbacks to the slot, decoding values as this binding reads them.
+    /// `replacing` rebinds callbacks bound before, as when rules were added since.
+    func bindDidSetHandlers(in state: SuiteState, replacing: Bool) {
+        guard !didSetHandlers.isEmpty else { return }
+        let decode = readDecoder()
+        let callbacks = didSetHandlers.map { handler in
+            let body = handler.body
+            return (
+                owner: handler as AnyObject,
+                call: { (change: SlotChange) in body(decode(change.newObject), decode(change.oldObject)) }
+            )
+        }
+        state.bind(callbacks, to: slot, replacing: replacing)
+    }
+}
+
+// @unchecked Sendable is sound: every stored property is a `let`; the slot is Sendable, and the
+// default, rules and callbacks are Sendable when `Value` is.
+extension KeyBinding: @unchecked Sendable where Value: Sendable {}
+
+extension KeyBinding where Value: Sendable {
+    /// ``readDecoder()`` for observers, which run on another thread.
+    func sendableReadDecoder() -> @Sendable (PropertyList?) -> Value {
+        let (key, defaultSource, rules) = (key, defaultSource, rules)
+        return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
+    }
+}

@@ -24,6 +24,9 @@ let package = Package(
         ),
         // Prints the ratio tables of RESULTS.md from an exported benchmark run.
         .executableTarget(name: "benchmark-ratios"),
+        // Repeats one read or write, for counting instructions under callgrind.
+        .executableTarget(
+            name: "instruction-counts", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,91 @@
+import Foundation
+import TypedDefaults
+
+// Repeats one read or write N times, for counting instructions under callgrind, which repeats
+// on a noisy machine where timings do not. `Benchmarks/count-instructions.sh` runs every
+// operation and subtracts the run that does nothing:
+//
+//     swift build --package-path Benchmarks -c release --product instruction-counts
+//     bash Benchmarks/count-instructions.sh
+//
+// Usage: instruction-counts OPERATION N
+
+struct Layout: Codable, Equatable, DefaultsValueConvertible {
+    var width = 800
+    var height = 600
+    var sidebarVisible = true
+    var title = "Main"
+}
+
+extension DefaultsKeys {
+    static let launchCount = DefaultsKey<Int>("launchCount", default: 0)
+}
+
+/// Settings declared as programs declare them.
+final class Settings {
+    @UserDefault var count: Int
+    @UserDefault var nickname: String?
+    @UserDefault var layout: Layout
+    @UserDefault var launchCount: Int
+    @Setting var volume: Double
+
+    init(store: DefaultsStore) {
+        _count = UserDefault(wrappedValue: 0, "count", store: store)
+        _nickname = UserDefault("nickname", store: store)
+        _layout = UserDefault(wrappedValue: Layout(), "layout", store: store)
+        _launchCount = UserDefault(.launchCount, store: store)
+        _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
+    }
+}
+
+struct SettingsValue {
+    @UserDefault var count: Int
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 2, let count = Int(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: instruction-counts OPERATION N\n".utf8))
+    exit(2)
+}
+let operation = arguments[0]
+let suiteName = "typeddefaults-benchmarks.instructions.\(getpid())"
+let store = operation.hasSuffix("in memory") ? DefaultsStore.inMemory() : try DefaultsStore(suiteName: suiteName)
+let settings = Settings(store: store)
+let settingsValue = SettingsValue(count: UserDefault(wrappedValue: 0, "count", store: store))
+let wrapper = UserDefault(wrappedValue: 0, "count", store: store)
+// Written and read once, so the reads below are the cached reads of a running program.
+settings.count = 5
+settings.layout = Layout(width: 1024)
+settings.launchCount = 3
+settings.volume = 0.7
+_ = (settings.count, settings.nickname, settings.layout, settings.launchCount, settings.volume, store[.launchCount])
+_ = (settingsValue.count, wrapper.wrappedValue)
+
+var sink = 0
+switch operation {
+case "nothing", "nothing, in memory": break
+case "read Int: class property": for _ in 0..<count { sink &+= settings.count }
+case "read Int: struct property": for _ in 0..<count { sink &+= settingsValue.count }
+case "read Int: store[.key]": for _ in 0..<count { sink &+= store[.launchCount] }
+case "read Int: @UserDefault(.key)": for _ in 0..<count { sink &+= settings.launchCount }
+case "read Double: Setting": for _ in 0..<count { sink &+= Int(settings.volume) }
+case "read Int: wrapper held (floor)": for _ in 0..<count { sink &+= wrapper.wrappedValue }
+case "read missing String?: class property": for _ in 0..<count { sink &+= settings.nickname == nil ? 1 : 0 }
+case "read Codable: class property": for _ in 0..<count { sink &+= settings.layout.width }
+case "write Int: class property", "write Int: class property, in memory":
+    for index in 0..<count { settings.count = index }
+case "write Int: store[.key]": for index in 0..<count { store[.launchCount] = index }
+case "write Codable: class property": for index in 0..<count { settings.layout = Layout(width: index) }
+default:
+    FileHandle.standardError.write(Data("instruction-counts: unknown operation \(operation)\n".utf8))
+    exit(2)
+}
+print(sink)
+if let file = store.fileURL {
+    try? store.flush()
+    let folder = file.deletingLastPathComponent()
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    where name.hasPrefix(file.lastPathComponent) {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Instructions per read and write, counted by callgrind: each operation is repeated N times and
+# the run that does nothing (with the same kind of store) is subtracted. Build first:
+#     swift build --package-path Benchmarks -c release --product instruction-counts
+# then, from the repository root:
+#     bash Benchmarks/count-instructions.sh [N] [BINARY]
+set -euo pipefail
+count=${1:-100000}
+binary=${2:-Benchmarks/.build/release/instruction-counts}
+export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$(mktemp -d)}
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$count" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : *//p' | tr -d ' ,'
+}
+nothing=$(instructions nothing)
+nothing_in_memory=$(instructions "nothing, in memory")
+echo "| Operation | instructions |"
+echo "|---|---:|"
+for operation in "read Int: class property" "read Int: struct property" "read Int: store[.key]" \
+    "read Int: @UserDefault(.key)" "read Double: Setting" "read Int: wrapper held (floor)" \
+    "read missing String?: class property" "read Codable: class property" \
+    "write Int: class property" "write Int: store[.key]" "write Int: class property, in memory" \
+    "write Codable: class property"; do
+    baseline=$nothing
+    [[ $operation == *", in memory" ]] && baseline=$nothing_in_memory
+    echo "| $operation | $(( ($(instructions "$operation") - baseline) / count )) |"
+done

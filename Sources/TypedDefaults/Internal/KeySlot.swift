@@ -3,24 +3,24 @@
 /// Handles (`UserDefault` values and their copies) hold their slot, so a read goes straight to
 /// it without looking the key up.
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
-// while it holds its lock; `key` is immutable. The lock is also why the cache's fields skip
-// Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): two accesses cannot overlap,
-// and on a cached read the checks cost more than everything else together. The callbacks'
+// while it holds its lock; `key` is immutable. The lock is also why the fields skip Swift's
+// dynamic exclusivity checks (`@exclusivity(unchecked)`): two accesses cannot overlap, and on a
+// cached read the checks cost more than everything else together (on a write, an eighth). The callbacks'
 // functions are not marked @Sendable, but they capture only immutable values (a key, a default,
 // rules, a @Sendable body) and exist only for Sendable value types: `didSet` requires
 // `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
     let key: String
     /// Whether `object` reflects the backend yet; a slot is filled on first use.
-    var isLoaded = false
+    @exclusivity(unchecked) var isLoaded = false
     /// The stored object, `nil` when nothing is stored.
-    var object: PropertyList?
+    @exclusivity(unchecked) var object: PropertyList?
     /// What the backend held under the key when it was first written here since the last
     /// commit (`.some(nil)`: nothing), so an explicit refresh can tell a later outside write.
     /// `nil` when no write is pending, or the backend was not loaded at the write.
-    var pendingBase: PropertyList??
+    @exclusivity(unchecked) var pendingBase: PropertyList??
     /// Bumped on every change, so a decode that raced a write is not cached.
-    var generation: UInt64 = 0
+    @exclusivity(unchecked) var generation: UInt64 = 0
     /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
     @exclusivity(unchecked) @usableFromInline private(set) var decoded: AnyObject?
     /// `ObjectIdentifier(Value.self)` for the `DecodedValue<Value>` in `decoded`: comparing it is
@@ -31,9 +31,9 @@
     @exclusivity(unchecked) @usableFromInline private(set) var isKnownEmpty = false
     /// The value types typed keys of this name were used with in this suite, the first first:
     /// a second one is a conflict, reported once.
-    var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
+    @exclusivity(unchecked) var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
-    var callbacks: [ObjectIdentifier: SlotCallback] = [:]
+    @exclusivity(unchecked) var callbacks: [ObjectIdentifier: SlotCallback] = [:]
 
     init(key: String) {
         self.key = key

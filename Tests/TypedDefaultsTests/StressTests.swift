@@ -75,4 +75,58 @@ import TypedDefaults
             #expect(onDisk == (final == none ? nil : final), "\(key): the file holds \(String(describing: onDisk))")
         }
     }
+
+    /// Reads of small trivial values take a copy of the cache without the lock (on Linux):
+    /// readers racing writers, resets and other processes' reloads must only ever see a value
+    /// that was written, or the default, never a mix of two.
+    @Test func lockFreeReadsNeverSeeATornValue() async throws {
+        let suite = try TestSuite()
+        let store = suite.store.durability(.coalesced(within: .milliseconds(5)))
+        // Each half of the UUID repeats one byte, so a mix of two values shows.
+        let values = (1...4).map { byte in
+            UUID(uuid: (byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte))
+        }
+        let fallback = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        let identifier = UserDefault(wrappedValue: fallback, "identifier", store: store)
+        let count = UserDefault<Int?>("count", store: store)
+        let writing = Counter()  // 1 once the writer is done
+        await withTaskGroup(of: [String].self) { group in
+            group.addTask {
+                for round in 0..<100_000 {
+                    if round % 7 == 0 {
+                        identifier.reset()
+                        count.wrappedValue = nil
+                    } else {
+                        identifier.wrappedValue = values[round % values.count]
+                        count.wrappedValue = round
+                    }
+                    if round % 10_000 == 0 { store.refresh() }
+                }
+                writing.increment()
+                return []
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    var problems: [String] = []
+                    var reads = 0
+                    while writing.value == 0 || reads < 1_000 {
+                        for _ in 0..<100 {
+                            let read = identifier.wrappedValue
+                            if read != fallback, !values.contains(read) { problems.append("torn UUID \(read)") }
+                            if let number = count.wrappedValue, !(0..<100_000).contains(number) {
+                                problems.append("torn Int? \(number)")
+                            }
+                        }
+                        reads += 100
+                    }
+                    return problems
+                }
+            }
+            for await problems in group {
+                #expect(problems.isEmpty, "\(problems.count) torn reads, such as \(problems.prefix(3))")
+            }
+        }
+        // And once the writes stop, every handle reads the last one.
+        #expect(UserDefault(wrappedValue: fallback, "identifier", store: store).wrappedValue == identifier.wrappedValue)
+    }
 }

@@ -70,19 +70,21 @@
     @inlinable
     func write(_ value: Value, in state: SuiteState, durability: Durability) {
         let value = rules.isEmpty ? value : applyingRules(to: value)
-        store(value, decoded: DecodedValue(.success(value)), in: state, durability: durability)
+        let decoded = CachedDecode(
+            DecodedValue(.success(value)), as: ObjectIdentifier(Value.self), words: CacheSnapshot.words(of: value))
+        store(value, decoded: decoded, in: state, durability: durability)
     }
 
     /// Encodes and stores `value`, caching `decoded` as its decode.
     @usableFromInline
-    func store(_ value: Value, decoded: DecodedValue<Value>, in state: SuiteState, durability: Durability) {
+    func store(_ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability) {
         if removes(value) {
             reset(in: state, durability: durability)
             return
         }
         switch Conversion.encode(value, key: key) {
         case .success(let object):
-            state.write(object, caching: (decoded, ObjectIdentifier(Value.self)), to: slot, durability: durability)
+            state.write(object, caching: decoded, to: slot, durability: durability)
         case .failure(let error):
             DefaultsError.report(error)
         }

@@ -3,10 +3,10 @@
 /// Handles (`UserDefault` values and their copies) hold their slot, so a read goes straight to
 /// it without looking the key up.
 // @unchecked Sendable is sound: every mutable field is read and written only by `SuiteState`
-// while it holds its lock; `key` is immutable. The lock is also why the fields skip Swift's
-// dynamic exclusivity checks (`@exclusivity(unchecked)`): two accesses cannot overlap, and on a
-// cached read the checks cost more than everything else together (on a write, an eighth). The callbacks'
-// functions are not marked @Sendable, but they capture only immutable values (a key, a default,
+// while it holds its lock; `key` is immutable; `snapshot` is made of atomics. The lock is also
+// why the fields skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): two
+// accesses cannot overlap, and on a cached read the checks cost more than everything else
+// together (on a write, an eighth). The callbacks' functions are not marked @Sendable, but they capture only immutable values (a key, a default,
 // rules, a @Sendable body) and exist only for Sendable value types: `didSet` requires
 // `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
@@ -34,6 +34,8 @@
     @exclusivity(unchecked) var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     @exclusivity(unchecked) var callbacks: [ObjectIdentifier: SlotCallback] = [:]
+    /// The cache, for reads that take no lock, where it fits in two words.
+    @usableFromInline let snapshot = CacheSnapshot()
 
     init(key: String) {
         self.key = key
@@ -47,25 +49,30 @@
     }
 
     func cache<Value>(_ result: Result<Value, DefaultsError>) {
-        cache(DecodedValue(result), as: ObjectIdentifier(Value.self))
+        let words = try? CacheSnapshot.words(of: result.get())
+        cache(CachedDecode(DecodedValue(result), as: ObjectIdentifier(Value.self), words: words))
     }
 
-    /// Caches a `DecodedValue<Value>` made by the caller, with `ObjectIdentifier(Value.self)`.
-    func cache(_ decoded: AnyObject, as type: ObjectIdentifier) {
-        self.decoded = decoded
-        decodedType = type
+    /// Caches a decode made by the caller.
+    func cache(_ decode: CachedDecode) {
+        decoded = decode.box
+        decodedType = decode.type
         isKnownEmpty = false
+        snapshot.store(decode.words, of: decode.type)
     }
 
     func cacheNothingStored() {
-        clearCache()
+        decoded = nil
+        decodedType = nil
         isKnownEmpty = true
+        snapshot.storeNothingStored()
     }
 
     func clearCache() {
         decoded = nil
         decodedType = nil
         isKnownEmpty = false
+        snapshot.clear()
     }
 
     /// The callbacks whose owners are alive; the others are dropped.
@@ -85,6 +92,21 @@ struct SlotCallback {
     /// When it was bound, so callbacks run in the order they were declared.
     let order: UInt64
     let call: (SlotChange) -> Void
+}
+
+/// A decode to cache: a `DecodedValue<Value>`, `ObjectIdentifier(Value.self)`, and the value's
+/// bytes where it fits in the slot's ``CacheSnapshot``. Made where `Value` is concrete, so that
+/// no runtime type lookup is needed.
+@usableFromInline struct CachedDecode {
+    let box: AnyObject
+    let type: ObjectIdentifier
+    let words: (UInt64, UInt64)?
+
+    @usableFromInline init(_ box: AnyObject, as type: ObjectIdentifier, words: (UInt64, UInt64)?) {
+        self.box = box
+        self.type = type
+        self.words = words
+    }
 }
 
 /// The result of decoding a slot's object as `Value`, cached until the slot changes.

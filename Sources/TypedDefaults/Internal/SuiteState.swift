@@ -136,7 +136,8 @@ import Foundation
     /// cast of the cached box in place of the type comparison.
     @inlinable
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
-        lock.withLock {
+        if let snapshot = slot.snapshot.read(as: Value.self) { return snapshot }
+        return lock.withLock {
             if slot.isKnownEmpty { return .nothingStored }
             guard let cached = slot.cachedDecode(as: Value.self), case .success(let value) = cached.result else {
                 return .unknown
@@ -173,19 +174,14 @@ import Foundation
         return lock.withLock { loadedObject(slot, &after) != nil }
     }
 
-    /// Stores `object` (`nil` removes the key), caching `decoded` (a `DecodedValue` of the type
-    /// `type` names) as its decode, and arranges for the change to become durable as
-    /// `durability` says. The caller makes the cached decode, where its type is known without a
-    /// runtime lookup.
-    func write(
-        _ object: PropertyList?, caching decoded: (value: AnyObject, type: ObjectIdentifier)?, to slot: KeySlot,
-        durability: Durability
-    ) {
+    /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
+    /// the change to become durable as `durability` says.
+    func write(_ object: PropertyList?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = lock.withLock {
             change(slot, to: object, origin: .thisProcess, &after)
-            if object != nil, let decoded { slot.cache(decoded.value, as: decoded.type) }
+            if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
             // A backend that holds what is written through has nothing to commit.
             guard backend.needsCommit else { return nil }

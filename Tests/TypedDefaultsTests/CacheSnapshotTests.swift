@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import TypedDefaults
+
+/// The lock-free copy of a slot's cache, driven directly: what `StressTests` races, step by
+/// step. (On Apple platforms there is no copy: every read takes the lock.)
+@Suite struct CacheSnapshotTests {
+    #if !canImport(Darwin)
+        @Test func aStoredValueReadsBackAsItsOwnTypeOnly() throws {
+            let snapshot = CacheSnapshot()
+            let date = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
+            snapshot.store(CacheSnapshot.words(of: date), of: ObjectIdentifier(Date.self))
+            guard case .value(let read)? = snapshot.read(as: Date.self) else {
+                Issue.record("no value read")
+                return
+            }
+            #expect(read == date)
+            // The same bytes are no Double: another type takes the lock.
+            #expect(snapshot.read(as: Double.self) == nil)
+        }
+
+        @Test func nothingStoredReadsAsSuchForEveryType() {
+            let snapshot = CacheSnapshot()
+            snapshot.storeNothingStored()
+            guard case .nothingStored? = snapshot.read(as: String.self),
+                case .nothingStored? = snapshot.read(as: Int?.self)
+            else {
+                Issue.record("nothing stored was not read as such")
+                return
+            }
+        }
+
+        @Test func aClearedCopyOrOneBeingChangedSendsTheReadToTheLock() {
+            let snapshot = CacheSnapshot()
+            #expect(snapshot.read(as: Int.self) == nil, "a new copy holds nothing")
+            snapshot.store(CacheSnapshot.words(of: 42), of: ObjectIdentifier(Int.self))
+            // A writer in the middle of a change leaves the sequence odd.
+            let even = snapshot.sequence.load(ordering: .relaxed)
+            snapshot.sequence.store(even + 1, ordering: .relaxed)
+            #expect(snapshot.read(as: Int.self) == nil)
+            snapshot.sequence.store(even + 2, ordering: .relaxed)
+            #expect(snapshot.read(as: Int.self) != nil)
+            snapshot.clear()
+            #expect(snapshot.read(as: Int.self) == nil)
+        }
+
+        @Test func onlySmallTrivialValuesAreCopied() {
+            #expect(CacheSnapshot.holds(Bool.self))
+            #expect(CacheSnapshot.holds(UUID.self))
+            #expect(CacheSnapshot.holds(Int?.self))
+            #expect(!CacheSnapshot.holds(String.self), "holds a reference")
+            #expect(!CacheSnapshot.holds(UUID?.self), "17 bytes")
+            #expect(!CacheSnapshot.holds([Int].self))
+        }
+    #endif
+}

@@ -47,6 +47,14 @@ extension Benchmark.Configuration {
             maxDuration: .seconds(1), maxIterations: 1_000)
     }
 
+    /// A thousand writes a sample, as ``thousandPerSample``, with time for a thousand writes of a
+    /// value that takes a millisecond to encode.
+    static var thousandWritesPerSample: Self {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
+            maxDuration: .seconds(3), maxIterations: 1_000)
+    }
+
     /// One operation a sample, timed on its own: for operations of a microsecond or more, where
     /// a thousand could take longer than a second (and the exporter then loses the throughput).
     static var single: Self {

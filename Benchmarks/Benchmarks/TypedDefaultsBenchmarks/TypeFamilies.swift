@@ -86,8 +86,9 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
         } body: { benchmark, fixture in
             for _ in benchmark.scaledIterations { blackHole(family.rawRead(fixture.raw, "key")) }
         }
-        registerBenchmark("\(name) raw write", configuration: .single, setup: family.fixture) { _, fixture in
-            family.rawWrite(fixture.raw, "key", family.value)
+        registerBenchmark("\(name) raw write", configuration: .thousandWritesPerSample, setup: family.fixture) {
+            benchmark, fixture in
+            for _ in benchmark.scaledIterations { family.rawWrite(fixture.raw, "key", family.value) }
         }
     }
 
@@ -120,9 +121,9 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
 
     private func registerWrite(_ position: String, _ write: @escaping @Sendable (Fixture, Value) -> Void) {
         let family = self
-        registerBenchmark("\(name) write: \(position)", configuration: .single, setup: family.fixture) {
-            _, fixture in
-            write(fixture, family.value)
+        registerBenchmark("\(name) write: \(position)", configuration: .thousandWritesPerSample, setup: family.fixture) {
+            benchmark, fixture in
+            for _ in benchmark.scaledIterations { write(fixture, family.value) }
         }
     }
 }

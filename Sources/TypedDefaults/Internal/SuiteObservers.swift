@@ -30,7 +30,8 @@ final class SuiteObservers: @unchecked Sendable {
         func deactivate() { active.withLock { $0 = false } }
     }
 
-    private let lock = NSLock()
+    /// Taken on every write, to see whether anyone observes: the inline lock, not `NSLock`.
+    private let lock = SuiteLock()
     private var entries: [UInt64: Entry] = [:]
     private var nextID: UInt64 = 0
     let queue: DispatchQueue

@@ -107,6 +107,24 @@ import TypedDefaults
         #expect(try suite.flushedObject(forKey: "layout") as? String == #"{"height":4,"opened":0,"width":3,"zoom":2}"#)
     }
 
+    /// The engine formats a UUID itself (corelibs' `uuidString` is slow): the stored string
+    /// must be Foundation's, byte for byte, so other readers and older versions parse it.
+    @Test func uuidsAreStoredAsFoundationFormatsThem() throws {
+        let edges = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+            UUID(uuid: (0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE)),
+        ]
+        for uuid in edges + (0..<1_000).map({ _ in UUID() }) {
+            #expect(uuid.defaultsRepresentation() == uuid.uuidString)
+        }
+        let suite = try TestSuite()
+        let id = UUID()
+        @UserDefault("id", defaults: suite.defaults) var stored = UUID()
+        stored = id
+        #expect(try suite.flushedObject(forKey: "id") as? String == id.uuidString)
+    }
+
     @Test func nilMarkersKeepNestedOptionalsApart() throws {
         let suite = try TestSuite()
         @UserDefault("nested", defaults: suite.defaults) var nested: Int?? = 1

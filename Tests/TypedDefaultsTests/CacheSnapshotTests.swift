@@ -45,6 +45,26 @@ import Testing
             #expect(snapshot.read(as: Int.self) == nil)
         }
 
+        /// A written value that fits in the copy is cached as its bytes, with no box; a read
+        /// under the lock (the copy being changed, or `load()`) answers from those bytes.
+        @Test func aSmallValueIsCachedWithoutABox() throws {
+            let slot = KeySlot(key: "k")
+            let date = Date(timeIntervalSinceReferenceDate: -1.5)
+            slot.cache(CachedDecode(date))
+            #expect(slot.decoded == nil)
+            #expect(slot.cachedValue(as: Date.self) == date)
+            #expect(try slot.cachedResult(as: Date.self)?.get() == date)
+            #expect(slot.cachedValue(as: Double.self) == nil, "the bytes are a Date's only")
+            slot.cache(CachedDecode("a string"))
+            #expect(slot.decoded != nil)
+            #expect(slot.cachedValue(as: String.self) == "a string")
+            slot.cache(Result<Int, DefaultsError>.failure(.missing(key: "k")))
+            #expect(slot.cachedValue(as: Int.self) == nil)
+            #expect(throws: DefaultsError.self) { try slot.cachedResult(as: Int.self)?.get() }
+            slot.clearCache()
+            #expect(slot.cachedResult(as: Int.self) == nil)
+        }
+
         @Test func onlySmallTrivialValuesAreCopied() {
             #expect(CacheSnapshot.holds(Bool.self))
             #expect(CacheSnapshot.holds(UUID.self))

@@ -45,6 +45,13 @@
         return words
     }
 
+    /// The value whose bytes ``words(of:)`` returned.
+    @inlinable
+    static func value<Value>(of words: (UInt64, UInt64), as type: Value.Type) -> Value {
+        var words = words
+        return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
+    }
+
     /// What the copy says of the cache for `Value`, or `nil` when the lock must be taken: the
     /// copy is being changed, holds nothing, or holds a value of another type.
     @inlinable
@@ -55,12 +62,12 @@
             let start = sequence.load(ordering: .acquiring)
             guard start & 1 == 0 else { return nil }
             let kind = kind.load(ordering: .relaxed)
-            var words = (firstWord.load(ordering: .relaxed), secondWord.load(ordering: .relaxed))
+            let words = (firstWord.load(ordering: .relaxed), secondWord.load(ordering: .relaxed))
             atomicMemoryFence(ordering: .acquiring)
             guard sequence.load(ordering: .relaxed) == start else { return nil }
             if kind == Self.nothingStoredKind { return .nothingStored }
             guard Self.holds(Value.self), kind == UInt(bitPattern: ObjectIdentifier(Value.self)) else { return nil }
-            return .value(withUnsafeBytes(of: &words) { $0.load(as: Value.self) })
+            return .value(Self.value(of: words, as: Value.self))
         #endif
     }
 

@@ -70,9 +70,7 @@
     @inlinable
     func write(_ value: Value, in state: SuiteState, durability: Durability) {
         let value = rules.isEmpty ? value : applyingRules(to: value)
-        let decoded = CachedDecode(
-            DecodedValue(.success(value)), as: ObjectIdentifier(Value.self), words: CacheSnapshot.words(of: value))
-        store(value, decoded: decoded, in: state, durability: durability)
+        store(value, decoded: CachedDecode(value), in: state, durability: durability)
     }
 
     /// Encodes and stores `value`, caching `decoded` as its decode.

@@ -19,13 +19,25 @@
     /// commit (`.some(nil)`: nothing), so an explicit refresh can tell a later outside write.
     /// `nil` when no write is pending, or the backend was not loaded at the write.
     @exclusivity(unchecked) var pendingBase: PropertyList??
+    /// Whether `object` is a change not yet committed: the state commits the objects of its
+    /// pending slots (`nil`: removes the key).
+    @exclusivity(unchecked) var isPending = false
+    /// Whether the slot is in the state's list of pending slots, where it stays until the next
+    /// commit takes the list, even if its change is dropped before.
+    @exclusivity(unchecked) var isListedPending = false
     /// Bumped on every change, so a decode that raced a write is not cached.
     @exclusivity(unchecked) var generation: UInt64 = 0
-    /// The last decode of `object`, a `DecodedValue<Value>` for the type last read.
+    /// The last decode of `object`, as the type last read: a `DecodedValue<Value>`, or a
+    /// `DecodeFailure` when `decodeFailed`.
     @exclusivity(unchecked) @usableFromInline private(set) var decoded: AnyObject?
-    /// `ObjectIdentifier(Value.self)` for the `DecodedValue<Value>` in `decoded`: comparing it is
-    /// much cheaper than a dynamic cast, which matters on every cached read.
+    /// `ObjectIdentifier(Value.self)` for the decode in `decoded`: comparing it is much cheaper
+    /// than a dynamic cast, which matters on every cached read.
     @exclusivity(unchecked) @usableFromInline private(set) var decodedType: ObjectIdentifier?
+    /// Whether `decoded` is the error the last decode met.
+    @exclusivity(unchecked) @usableFromInline private(set) var decodeFailed = false
+    /// The bytes of the last decode in place of a box in `decoded` (which is then `nil`), for a
+    /// value that fits in the ``CacheSnapshot``: a write of such a value allocates no box.
+    @exclusivity(unchecked) @usableFromInline private(set) var decodedWords: (UInt64, UInt64) = (0, 0)
     /// Whether a read found nothing stored, with no change since: a read of a missing key is
     /// answered from the cache too.
     @exclusivity(unchecked) @usableFromInline private(set) var isKnownEmpty = false
@@ -41,22 +53,40 @@
         self.key = key
     }
 
-    /// The cached decode as `Value`, if the last one was of that type.
+    /// The cached value, if the last decode was as `Value` and succeeded.
     @inlinable
-    func cachedDecode<Value>(as type: Value.Type) -> DecodedValue<Value>? {
-        guard decodedType == ObjectIdentifier(Value.self), let decoded else { return nil }
-        return unsafeDowncast(decoded, to: DecodedValue<Value>.self)
+    func cachedValue<Value>(as type: Value.Type) -> Value? {
+        guard decodedType == ObjectIdentifier(Value.self), !decodeFailed else { return nil }
+        guard let decoded else { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
+        return unsafeDowncast(decoded, to: DecodedValue<Value>.self).value
+    }
+
+    /// The cached decode, if the last one was as `Value`.
+    func cachedResult<Value>(as type: Value.Type) -> Result<Value, DefaultsError>? {
+        guard decodedType == ObjectIdentifier(Value.self) else { return nil }
+        if decodeFailed, let decoded { return .failure(unsafeDowncast(decoded, to: DecodeFailure.self).error) }
+        return cachedValue(as: Value.self).map { .success($0) }
     }
 
     func cache<Value>(_ result: Result<Value, DefaultsError>) {
-        let words = try? CacheSnapshot.words(of: result.get())
-        cache(CachedDecode(DecodedValue(result), as: ObjectIdentifier(Value.self), words: words))
+        switch result {
+        case .success(let value):
+            cache(CachedDecode(value))
+        case .failure(let error):
+            decoded = DecodeFailure(error)
+            decodedType = ObjectIdentifier(Value.self)
+            decodeFailed = true
+            isKnownEmpty = false
+            snapshot.clear()
+        }
     }
 
-    /// Caches a decode made by the caller.
+    /// Caches a successful decode made by the caller.
     func cache(_ decode: CachedDecode) {
         decoded = decode.box
         decodedType = decode.type
+        decodedWords = decode.words ?? (0, 0)
+        decodeFailed = false
         isKnownEmpty = false
         snapshot.store(decode.words, of: decode.type)
     }
@@ -64,6 +94,7 @@
     func cacheNothingStored() {
         decoded = nil
         decodedType = nil
+        decodeFailed = false
         isKnownEmpty = true
         snapshot.storeNothingStored()
     }
@@ -71,6 +102,7 @@
     func clearCache() {
         decoded = nil
         decodedType = nil
+        decodeFailed = false
         isKnownEmpty = false
         snapshot.clear()
     }
@@ -94,26 +126,46 @@ struct SlotCallback {
     let call: (SlotChange) -> Void
 }
 
-/// A decode to cache: a `DecodedValue<Value>`, `ObjectIdentifier(Value.self)`, and the value's
-/// bytes where it fits in the slot's ``CacheSnapshot``. Made where `Value` is concrete, so that
-/// no runtime type lookup is needed.
+/// A successful decode to cache: `ObjectIdentifier(Value.self)`, and the value's bytes where
+/// they fit in the slot's ``CacheSnapshot``, else a `DecodedValue<Value>`. Made where `Value` is
+/// concrete, so that no runtime type lookup is needed.
 @usableFromInline struct CachedDecode {
-    let box: AnyObject
+    let box: AnyObject?
     let type: ObjectIdentifier
     let words: (UInt64, UInt64)?
 
-    @usableFromInline init(_ box: AnyObject, as type: ObjectIdentifier, words: (UInt64, UInt64)?) {
+    @inlinable init<Value>(_ value: Value) {
+        let words = CacheSnapshot.words(of: value)
+        self.init(box: words == nil ? DecodedValue(value) : nil, type: ObjectIdentifier(Value.self), words: words)
+    }
+
+    @usableFromInline init(box: AnyObject?, type: ObjectIdentifier, words: (UInt64, UInt64)?) {
         self.box = box
         self.type = type
         self.words = words
     }
 }
 
-/// The result of decoding a slot's object as `Value`, cached until the slot changes.
+/// A slot's object decoded as `Value`, cached until the slot changes.
+///
+/// It holds the value itself, not a `Result`: a generic class's deinit finds its fields' types
+/// at run time, and `Result<Value, DefaultsError>` is a metadata lookup of some 330
+/// instructions, on every write, for the decode the write replaces. `Value` comes with the
+/// class's own metadata.
 @usableFromInline final class DecodedValue<Value> {
-    @usableFromInline let result: Result<Value, DefaultsError>
+    @usableFromInline let value: Value
 
-    @usableFromInline init(_ result: Result<Value, DefaultsError>) {
-        self.result = result
+    @usableFromInline init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// Why a slot's object could not be decoded as the type last read, cached so that the error
+/// is reported once, not on every read.
+final class DecodeFailure {
+    let error: DefaultsError
+
+    init(_ error: DefaultsError) {
+        self.error = error
     }
 }

@@ -2,14 +2,30 @@ import Foundation
 
 /// A property-list object (`String`, a number, `Bool`, `Data`, `Date`, or arrays and
 /// `String`-keyed dictionaries of these) that may cross threads.
-// @unchecked Sendable is sound: the objects are immutable values (Swift strings, numbers, Data,
-// Date, arrays and dictionaries of them) or the immutable Foundation objects that a property
-// list parser returns; nothing holds a mutable reference to them.
+///
+/// The object is held in a box: the engine copies a stored object several times on every
+/// write (into the slot, the pending change, a change for observers), and copying an `Any`
+/// goes through its type's value witnesses, some 100 instructions each time, an optional one
+/// more; copying the box is a retain.
+// @unchecked Sendable is sound: the box is immutable, and the objects are immutable values
+// (Swift strings, numbers, Data, Date, arrays and dictionaries of them) or the immutable
+// Foundation objects that a property list parser returns; nothing holds a mutable reference
+// to them.
 struct PropertyList: @unchecked Sendable {
-    let object: Any
+    private final class Box {
+        let object: Any
+
+        init(_ object: Any) {
+            self.object = object
+        }
+    }
+
+    private let box: Box
+
+    var object: Any { box.object }
 
     init(_ object: Any) {
-        self.object = object
+        box = Box(object)
     }
 
     /// Whether two optional stored objects are both absent or hold the same value.

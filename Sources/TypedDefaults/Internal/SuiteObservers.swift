@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {
@@ -10,8 +11,9 @@ struct SlotChange: Sendable {
 
 /// The observers of one suite, and the serial queue that delivers changes to them in the
 /// order the changes were made.
-// @unchecked Sendable is sound: `entries` and `nextID` are only touched while holding `lock`;
-// `queue` is a serial DispatchQueue, itself thread-safe.
+// @unchecked Sendable is sound: `entries` and `nextID` are only touched while holding `lock`
+// (so they skip the dynamic exclusivity checks); `count` is atomic; `queue` is a serial
+// DispatchQueue, itself thread-safe.
 final class SuiteObservers: @unchecked Sendable {
     final class Entry: Sendable {
         let id: UInt64
@@ -30,24 +32,28 @@ final class SuiteObservers: @unchecked Sendable {
         func deactivate() { active.withLock { $0 = false } }
     }
 
-    /// Taken on every write, to see whether anyone observes: the inline lock, not `NSLock`.
     private let lock = SuiteLock()
-    private var entries: [UInt64: Entry] = [:]
-    private var nextID: UInt64 = 0
+    @exclusivity(unchecked) private var entries: [UInt64: Entry] = [:]
+    @exclusivity(unchecked) private var nextID: UInt64 = 0
+    /// `entries.count`, read without the lock: every write asks whether anyone observes.
+    private let entryCount = Atomic<Int>(0)
     let queue: DispatchQueue
 
     init(label: String) {
         queue = DispatchQueue(label: "TypedDefaults.observers.\(label)")
     }
 
-    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
-    var count: Int { lock.withLock { entries.count } }
+    /// Whether no one observes. Observers are added under the suite's lock, which a write
+    /// holds as it asks, so a write never misses an observer added before it.
+    var isEmpty: Bool { entryCount.load(ordering: .acquiring) == 0 }
+    var count: Int { entryCount.load(ordering: .acquiring) }
 
     func add(keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {
         lock.withLock {
             nextID += 1
             let entry = Entry(id: nextID, keys: keys, deliver: deliver)
             entries[entry.id] = entry
+            entryCount.store(entries.count, ordering: .releasing)
             return entry
         }
     }
@@ -55,7 +61,10 @@ final class SuiteObservers: @unchecked Sendable {
     /// Stops deliveries to `entry`, including any already queued.
     func remove(_ entry: Entry) {
         entry.deactivate()
-        lock.withLock { _ = entries.removeValue(forKey: entry.id) }
+        lock.withLock {
+            _ = entries.removeValue(forKey: entry.id)
+            entryCount.store(entries.count, ordering: .releasing)
+        }
     }
 
     /// Queues `change` for every observer of its key. Called under the suite's lock, so the

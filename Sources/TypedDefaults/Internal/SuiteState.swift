@@ -5,7 +5,7 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `flushScheduled`,
+// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pendingSlots`, `flushScheduled`,
 // `loadFailed` and `transaction`, and every slot's fields, are only touched while holding
 // `lock` (which is also why they skip Swift's dynamic exclusivity checks, measured at an eighth
 // of a write); a transaction's own fields only by the thread that runs it; `flushLock`
@@ -37,8 +37,15 @@ import Foundation
     /// The backend's contents as last loaded or committed, for backends that load whole.
     @exclusivity(unchecked) private var stored: [String: PropertyList]?
     @exclusivity(unchecked) private var hasLoaded = false
-    /// Changes not yet committed: `nil` removes the key.
-    @exclusivity(unchecked) private var pending: [String: PropertyList?] = [:]
+    /// The slots whose objects are changes not yet committed (`KeySlot.isPending`), and some
+    /// whose changes were dropped since. A list, not a dictionary by key: a write appends at
+    /// most once per commit and hashes nothing.
+    ///
+    /// A pending change is always the slot's current object: a slot's object changes only by
+    /// a write, which makes it pending, or by a commit, refresh or update, which hold
+    /// `flushLock`. So a commit that fails, still holding `flushLock`, can put back what it took
+    /// by marking the slots pending again.
+    @exclusivity(unchecked) private var pendingSlots: [KeySlot] = []
     @exclusivity(unchecked) private var flushScheduled = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     @exclusivity(unchecked) private var loadFailed = false
@@ -139,9 +146,7 @@ import Foundation
         if let snapshot = slot.snapshot.read(as: Value.self) { return snapshot }
         return lock.withLock {
             if slot.isKnownEmpty { return .nothingStored }
-            guard let cached = slot.cachedDecode(as: Value.self), case .success(let value) = cached.result else {
-                return .unknown
-            }
+            guard let value = slot.cachedValue(as: Value.self) else { return .unknown }
             return .value(value)
         }
     }
@@ -150,14 +155,14 @@ import Foundation
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
         var after = AfterUnlock()
         defer { after.run() }
-        let found: (cached: DecodedValue<Value>?, object: PropertyList?, generation: UInt64) = lock.withLock {
-            if let cached = slot.cachedDecode(as: Value.self) { return (cached, nil, 0) }
+        let found: (cached: Result<Value, DefaultsError>?, object: PropertyList?, generation: UInt64) = lock.withLock {
+            if let cached = slot.cachedResult(as: Value.self) { return (cached, nil, 0) }
             let object = loadedObject(slot, &after)
             // Not when the backend could not be read: the next read tries again.
             if object == nil, slot.isLoaded { slot.cacheNothingStored() }
             return (nil, object, slot.generation)
         }
-        if let cached = found.cached { return .cached(cached.result) }
+        if let cached = found.cached { return .cached(cached) }
         guard let object = found.object else { return .missing }
         let generation = found.generation
         let result = Conversion.decode(object, as: Value.self, key: slot.key)
@@ -183,10 +188,9 @@ import Foundation
             change(slot, to: object, origin: .thisProcess, &after)
             if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
-            // A backend that holds what is written through has nothing to commit.
-            guard backend.needsCommit else { return nil }
+            markPending(slot)
+            guard backend.commitsOnSchedule else { return nil }
             if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
-            pending[slot.key] = .some(object)
             return scheduleFlush(durability)
         }
 
@@ -350,11 +354,10 @@ import Foundation
             switch contents {
             case .whole(let values):
                 if !onlyIfChanged {
-                    for key in pending.keys {
-                        guard let slot = slots[key], case .some(let base) = slot.pendingBase,
-                            !PropertyList.same(base, values[key])
+                    for slot in pendingSlots where slot.isPending {
+                        guard case .some(let base) = slot.pendingBase, !PropertyList.same(base, values[slot.key])
                         else { continue }
-                        pending[key] = nil
+                        slot.isPending = false
                         slot.pendingBase = nil
                     }
                 }
@@ -362,10 +365,10 @@ import Foundation
             case .perKey:
                 for (key, slot) in slots where slot.isLoaded {
                     // Written through as it was made: a different object was written after it.
-                    if pending[key] != nil, onlyIfChanged { continue }
+                    if slot.isPending, onlyIfChanged { continue }
                     let current = backend.object(forKey: key)
                     if !PropertyList.same(slot.object, current) {
-                        pending[key] = nil
+                        slot.isPending = false
                         change(slot, to: current, origin: .otherProcess, &after)
                     }
                 }
@@ -385,6 +388,13 @@ import Foundation
     }
 
     // MARK: Under `lock`
+
+    private func markPending(_ slot: KeySlot) {
+        slot.isPending = true
+        guard !slot.isListedPending else { return }
+        slot.isListedPending = true
+        pendingSlots.append(slot)
+    }
 
     private func slotLocked(for key: String) -> KeySlot {
         if let slot = slots[key] { return slot }
@@ -422,13 +432,15 @@ import Foundation
     ) {
         let hasObservers = !observers.isEmpty
         let callbacks = slot.liveCallbacks()
+        let isHeard = hasObservers || !callbacks.isEmpty
         // Loaded even with no one to tell: a refresh compares the backend with what was loaded.
-        let old = loadedObject(slot, &after)
+        // The old object is copied only for someone to hear of it.
+        let old = isHeard || !slot.isLoaded ? loadedObject(slot, &after) : nil
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
         slot.clearCache()
-        guard hasObservers || !callbacks.isEmpty else { return }
+        guard isHeard else { return }
         let change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if hasObservers { observers.enqueue(change) }
         after.call(callbacks, with: change)
@@ -451,24 +463,34 @@ import Foundation
     /// Takes every pending change for a commit.
     private func takePending() -> [String: PropertyList?] {
         lock.withLock {
-            defer {
-                pending.removeAll()
-                flushScheduled = false
+            var changes: [String: PropertyList?] = [:]
+            for slot in pendingSlots {
+                slot.isListedPending = false
+                if slot.isPending {
+                    changes[slot.key] = .some(slot.object)
+                    slot.isPending = false
+                }
             }
-            return pending
+            pendingSlots.removeAll(keepingCapacity: pendingSlots.count <= 64)
+            flushScheduled = false
+            return changes
         }
     }
 
     /// Forgets what the backend held under keys now committed, unless written again since.
     private func forgetBases(of changes: [String: PropertyList?]) {
-        for key in changes.keys where pending[key] == nil { slots[key]?.pendingBase = nil }
+        for key in changes.keys {
+            if let slot = slots[key], !slot.isPending { slot.pendingBase = nil }
+        }
     }
 
-    /// Puts back changes whose commit failed, unless the key was written again since.
+    /// Puts back changes whose commit failed, unless the key was written again since. Called
+    /// by the commit that took them, still holding `flushLock`: each slot still holds its change
+    /// (see `pendingSlots`).
     private func restore(_ changes: [String: PropertyList?]) {
         lock.withLock {
-            for (key, object) in changes where pending[key] == nil {
-                pending[key] = .some(object)
+            for key in changes.keys {
+                if let slot = slots[key], !slot.isPending { markPending(slot) }
             }
         }
     }
@@ -487,7 +509,7 @@ import Foundation
     ) {
         stored = contents
         hasLoaded = true
-        for (key, slot) in slots where slot.isLoaded && pending[key] == nil {
+        for (key, slot) in slots where slot.isLoaded && !slot.isPending {
             let current = contents[key]
             if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
         }

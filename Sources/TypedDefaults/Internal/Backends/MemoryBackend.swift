@@ -4,16 +4,13 @@ import Foundation
 struct MemoryBackend: StoreBackend {
     private let contents = Locked<[String: PropertyList]>([:])
 
-    /// Writes are kept as they are made: there is nothing to commit, and in-memory writes cost
-    /// no more than a file store's.
-    var needsCommit: Bool { false }
+    /// Nothing outside the suite's state reads these contents: writes wait in their slots for
+    /// the next update or flush, so an in-memory write costs no more than a file store's.
+    var commitsOnSchedule: Bool { false }
 
-    func writeThrough(key: String, object: PropertyList?) {
-        contents.withLock { $0[key] = object }
-    }
-
+    /// Nothing else writes here: what the suite's slots hold is current.
     func reload(onlyIfChanged: Bool) -> Reloaded {
-        .whole(contents.withLock { $0 })
+        .unchanged
     }
 
     func load() -> SuiteContents {

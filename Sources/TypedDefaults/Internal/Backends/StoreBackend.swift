@@ -14,12 +14,14 @@ protocol StoreBackend: Sendable {
     func reload(onlyIfChanged: Bool) -> Reloaded
 
     /// Called with each write as it happens, under the suite's lock, for backends that others in
-    /// the process read directly (a `UserDefaults` object), or that keep values in memory.
+    /// the process read directly (a `UserDefaults` object).
     func writeThrough(key: String, object: PropertyList?)
 
-    /// Whether writes must be committed to become durable; `false` for a backend that holds
-    /// everything written through, so a write leaves nothing pending and flushes nothing.
-    var needsCommit: Bool { get }
+    /// Whether a write is committed when its ``Durability`` says. `false` for a backend that
+    /// nothing outside the suite's state reads (memory): its writes stay pending in their
+    /// slots, which answer every read, until an update or flush commits them, so a write there
+    /// costs no more than a file store's and schedules nothing.
+    var commitsOnSchedule: Bool { get }
 
     /// Makes `changes` durable (`nil` removes a key), then lets `edit` read and change the
     /// freshest contents, all under one cross-process lock where the backend has one, waited
@@ -88,7 +90,7 @@ final class SuiteEdit {
 extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
     func writeThrough(key: String, object: PropertyList?) {}
-    var needsCommit: Bool { true }
+    var commitsOnSchedule: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}
 }
 

@@ -86,8 +86,8 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
         } body: { benchmark, fixture in
             for _ in benchmark.scaledIterations { blackHole(family.rawRead(fixture.raw, "key")) }
         }
-        registerBenchmark("\(name) raw write", configuration: .thousandWritesPerSample, setup: family.fixture) {
-            benchmark, fixture in
+        let writes = Benchmark.Configuration.thousandWritesPerSample
+        registerBenchmark("\(name) raw write", configuration: writes, setup: family.fixture) { benchmark, fixture in
             for _ in benchmark.scaledIterations { family.rawWrite(fixture.raw, "key", family.value) }
         }
     }
@@ -121,8 +121,8 @@ struct TypeFamily<Value: DefaultsValueConvertible & Sendable>: Sendable {
 
     private func registerWrite(_ position: String, _ write: @escaping @Sendable (Fixture, Value) -> Void) {
         let family = self
-        registerBenchmark("\(name) write: \(position)", configuration: .thousandWritesPerSample, setup: family.fixture) {
-            benchmark, fixture in
+        let (name, writes) = ("\(name) write: \(position)", Benchmark.Configuration.thousandWritesPerSample)
+        registerBenchmark(name, configuration: writes, setup: family.fixture) { benchmark, fixture in
             for _ in benchmark.scaledIterations { write(fixture, family.value) }
         }
     }

@@ -18,8 +18,8 @@ echo "| Operation | instructions |"
 echo "|---|---:|"
 for operation in "read Int: class property" "read Int: struct property" "read Int: store[.key]" \
     "read Int: @UserDefault(.key)" "read Double: Setting" "read Int: wrapper held (floor)" \
-    "read missing String?: class property" "read Codable: class property" \
-    "write Int: class property" "write Int: store[.key]" "write Int: class property, in memory" \
+    "read String: class property" "read missing String?: class property" "read Codable: class property" \
+    "write Int: class property" "write Int: store[.key]" "write Int: class property, in memory" "write String: class property" \
     "write Codable: class property"; do
     baseline=$nothing
     [[ $operation == *", in memory" ]] && baseline=$nothing_in_memory

@@ -89,6 +89,9 @@ import TypedDefaults
         let fallback = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         let identifier = UserDefault(wrappedValue: fallback, "identifier", store: store)
         let count = UserDefault<Int?>("count", store: store)
+        // Strings of different lengths and bytes, read under the lock.
+        let names = ["", "a", "bb", "ccccccccccccccc", "é—💾"]
+        let name = UserDefault(wrappedValue: "fallback", "name", store: store)
         let writing = Counter()  // 1 once the writer is done
         await withTaskGroup(of: [String].self) { group in
             group.addTask {
@@ -96,9 +99,11 @@ import TypedDefaults
                     if round % 7 == 0 {
                         identifier.reset()
                         count.wrappedValue = nil
+                        name.reset()
                     } else {
                         identifier.wrappedValue = values[round % values.count]
                         count.wrappedValue = round
+                        name.wrappedValue = names[round % names.count]
                     }
                     if round % 10_000 == 0 { store.refresh() }
                 }
@@ -115,6 +120,10 @@ import TypedDefaults
                             if read != fallback, !values.contains(read) { problems.append("torn UUID \(read)") }
                             if let number = count.wrappedValue, !(0..<100_000).contains(number) {
                                 problems.append("torn Int? \(number)")
+                            }
+                            let readName = name.wrappedValue
+                            if readName != "fallback", !names.contains(readName) {
+                                problems.append("torn String \(readName)")
                             }
                         }
                         reads += 100

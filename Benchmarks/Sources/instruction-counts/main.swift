@@ -25,6 +25,7 @@ extension DefaultsKeys {
 final class Settings {
     @UserDefault var count: Int
     @UserDefault var nickname: String?
+    @UserDefault var name: String
     @UserDefault var layout: Layout
     @UserDefault var launchCount: Int
     @Setting var volume: Double
@@ -32,6 +33,7 @@ final class Settings {
     init(store: DefaultsStore) {
         _count = UserDefault(wrappedValue: 0, "count", store: store)
         _nickname = UserDefault("nickname", store: store)
+        _name = UserDefault(wrappedValue: "", "name", store: store)
         _layout = UserDefault(wrappedValue: Layout(), "layout", store: store)
         _launchCount = UserDefault(.launchCount, store: store)
         _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
@@ -55,10 +57,11 @@ let settingsValue = SettingsValue(count: UserDefault(wrappedValue: 0, "count", s
 let wrapper = UserDefault(wrappedValue: 0, "count", store: store)
 // Written and read once, so the reads below are the cached reads of a running program.
 settings.count = 5
+settings.name = "Bobbie Wasabi"
 settings.layout = Layout(width: 1024)
 settings.launchCount = 3
 settings.volume = 0.7
-_ = (settings.count, settings.nickname, settings.layout, settings.launchCount, settings.volume, store[.launchCount])
+_ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume, store[.launchCount])
 _ = (settingsValue.count, wrapper.wrappedValue)
 
 var sink = 0
@@ -70,11 +73,13 @@ case "read Int: store[.key]": for _ in 0..<count { sink &+= store[.launchCount] 
 case "read Int: @UserDefault(.key)": for _ in 0..<count { sink &+= settings.launchCount }
 case "read Double: Setting": for _ in 0..<count { sink &+= Int(settings.volume) }
 case "read Int: wrapper held (floor)": for _ in 0..<count { sink &+= wrapper.wrappedValue }
+case "read String: class property": for _ in 0..<count { sink &+= settings.name.utf8.count }
 case "read missing String?: class property": for _ in 0..<count { sink &+= settings.nickname == nil ? 1 : 0 }
 case "read Codable: class property": for _ in 0..<count { sink &+= settings.layout.width }
 case "write Int: class property", "write Int: class property, in memory":
     for index in 0..<count { settings.count = index }
 case "write Int: store[.key]": for index in 0..<count { store[.launchCount] = index }
+case "write String: class property": for index in 0..<count { settings.name = index & 1 == 0 ? "Bobbie" : "Wasabi" }
 case "write Codable: class property": for index in 0..<count { settings.layout = Layout(width: index) }
 default:
     FileHandle.standardError.write(Data("instruction-counts: unknown operation \(operation)\n".utf8))

@@ -61,8 +61,8 @@ settings.name = "Bobbie Wasabi"
 settings.layout = Layout(width: 1024)
 settings.launchCount = 3
 settings.volume = 0.7
-_ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume, store[.launchCount])
-_ = (settingsValue.count, wrapper.wrappedValue)
+_ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume)
+_ = (store[.launchCount], settingsValue.count, wrapper.wrappedValue)
 
 var sink = 0
 switch operation {

@@ -19,8 +19,8 @@ struct Medians {
 /// Benchmarks that run 1,000 operations a sample (`.thousandPerSample` and
 /// `.thousandWritesPerSample` in the benchmarks); the others time one operation a sample.
 func runsAThousandPerSample(_ name: String) -> Bool {
-    name.contains(" read: ") || name.hasSuffix(" raw read") || name.contains(" write: ") || name.hasSuffix(" raw write")
-        || name.hasPrefix("UserDefault init")
+    name.contains(" read: ") || name.hasSuffix(" raw read") || name.hasSuffix(" write: class property")
+        || name.hasSuffix(" write: store[.key]") || name.hasSuffix(" raw write") || name.hasPrefix("UserDefault init")
 }
 
 func nanoseconds(_ value: Double, unit: String) -> Double {

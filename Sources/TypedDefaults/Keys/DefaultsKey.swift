@@ -133,14 +133,6 @@ extension DefaultsKey {
         bindings.withBinding(forState: state.serial) { $0 } ?? makeBinding(in: state)
     }
 
-    /// Runs `body` with the key bound in `state`; on the fast path without retaining the
-    /// binding, which costs about as much as the rest of a cached read.
-    @inlinable
-    func withBinding<Result>(in state: SuiteState, _ body: (KeyBinding<Value>) -> Result) -> Result {
-        if let result = bindings.withBinding(forState: state.serial, { $0.map(body) }) { return result }
-        return body(makeBinding(in: state))
-    }
-
     @usableFromInline
     func makeBinding(in state: SuiteState) -> KeyBinding<Value> {
         let binding = KeyBinding(

@@ -58,7 +58,9 @@
     func cachedValue<Value>(as type: Value.Type) -> Value? {
         guard decodedType == ObjectIdentifier(Value.self), !decodeFailed else { return nil }
         guard let decoded else { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
-        return unsafeDowncast(decoded, to: DecodedValue<Value>.self).value
+        // Borrowed, not retained: the caller holds the lock, so nothing can release the box.
+        return Unmanaged.passUnretained(unsafeDowncast(decoded, to: DecodedValue<Value>.self))
+            ._withUnsafeGuaranteedRef { $0.value }
     }
 
     /// The cached decode, if the last one was as `Value`.

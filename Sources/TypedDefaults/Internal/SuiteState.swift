@@ -144,7 +144,14 @@ import Foundation
     @inlinable
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
         if let snapshot = slot.snapshot.read(as: Value.self) { return snapshot }
-        return lock.withLock {
+        return cachedLocked(slot, as: Value.self)
+    }
+
+    /// ``cached(_:as:)`` where the snapshot cannot answer. Specialized, but kept out of line
+    /// so that the lock-free path stays small where it is inlined.
+    @inlinable @inline(never)
+    func cachedLocked<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
+        lock.withLock {
             if slot.isKnownEmpty { return .nothingStored }
             guard let value = slot.cachedValue(as: Value.self) else { return .unknown }
             return .value(value)

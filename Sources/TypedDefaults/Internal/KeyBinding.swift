@@ -118,6 +118,22 @@
         }
     }
 
+    /// Whether a read shows the default: nothing is stored, or what is stored reads, rules
+    /// applied, as the default does. Stored data that cannot be read is not the default (and is
+    /// reported, as a read reports it).
+    func isDefaultValue(in state: SuiteState) -> Bool where Value: Equatable {
+        let stored: Value
+        switch state.read(slot, as: Value.self) {
+        case .missing: return true
+        case .cached(.failure): return false
+        case .decoded(.failure(let error)):
+            DefaultsError.report(error)
+            return false
+        case .cached(.success(let value)), .decoded(.success(let value)): stored = value
+        }
+        return applyingRules(to: stored) == applyingRules(to: defaultSource.value)
+    }
+
     /// The stored value with rules applied, or the error a plain read would fall back from.
     func load(in state: SuiteState) throws(DefaultsError) -> Value {
         switch readStored(in: state) {

@@ -211,6 +211,44 @@ import Foundation
         }
     }
 
+    /// Removes every key the suite holds, as one change: observers and callbacks hear of each
+    /// key that changes, and the removals are committed together, as `durability` says. A key
+    /// another source still provides (a plain `UserDefaults` suite's registered or global
+    /// values) takes the value it then reads as.
+    func removeAll(durability: Durability) {
+        var after = AfterUnlock()
+        defer { after.run() }
+        let window = lock.withLock { () -> TimeInterval?? in
+            // Unreadable: which keys it holds is unknown, and nothing is removed (reported).
+            guard loadSuite(&after) else { return nil }
+            let keys = Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
+            var changed = false
+            for key in keys {
+                let slot = slotLocked(for: key)
+                guard let old = loadedObject(slot, &after) else { continue }
+                backend.writeThrough(key: key, object: nil)
+                let remaining = backend.object(forKey: key)
+                if PropertyList.same(old, remaining) { continue }
+                if backend.commitsOnSchedule, slot.pendingBase == nil, let stored {
+                    slot.pendingBase = .some(stored[key])
+                }
+                change(slot, to: remaining, origin: .thisProcess, &after)
+                markPending(slot)
+                changed = true
+            }
+            guard changed, backend.commitsOnSchedule else { return nil }
+            return scheduleFlush(durability)
+        }
+        switch window {
+        case nil:
+            break
+        case .some(nil):
+            flushReporting()
+        case .some(let delay?):
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.flushReporting() }
+        }
+    }
+
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file. Called from inside
     /// another update's `transform` on the same thread, it joins that update's commit.
@@ -314,10 +352,11 @@ import Foundation
         }
     }
 
-    /// Registers `deliver` for changes of `keys` (`nil`: every key). With `initial`, the slot's
-    /// current object is delivered first, in order with the changes that follow.
+    /// Registers `deliver` for changes of `keys` (`nil`: every key). With `initial`, each key's
+    /// current object is delivered first (for `nil`, each key that holds one), in order with
+    /// the changes that follow.
     func addObserver(
-        keys: Set<String>?, initial: KeySlot? = nil, deliver: @escaping @Sendable (SlotChange) -> Void
+        keys: Set<String>?, initial: Bool = false, deliver: @escaping @Sendable (SlotChange) -> Void
     ) -> DefaultsObservation {
         var after = AfterUnlock()
         defer { after.run() }
@@ -325,11 +364,21 @@ import Foundation
             // Loaded now, so the first change can name the old value.
             for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &after) }
             let entry = observers.add(keys: keys, deliver: deliver)
-            if let initial {
-                let current = loadedObject(initial, &after)
-                observers.enqueue(
-                    SlotChange(key: initial.key, oldObject: current, newObject: current, origin: .thisProcess),
-                    to: entry)
+            if initial {
+                let initialKeys: [String]
+                if let keys {
+                    initialKeys = keys.sorted()
+                } else if loadSuite(&after) {
+                    initialKeys = Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys()).sorted()
+                } else {
+                    initialKeys = []
+                }
+                for key in initialKeys {
+                    let current = loadedObject(slotLocked(for: key), &after)
+                    if keys == nil, current == nil { continue }
+                    observers.enqueue(
+                        SlotChange(key: key, oldObject: current, newObject: current, origin: .thisProcess), to: entry)
+                }
             }
             return DefaultsObservation(observers: observers, entry: entry)
         }
@@ -414,22 +463,28 @@ import Foundation
     /// read, `nil`, with the slot left unloaded so that the next use tries again.
     private func loadedObject(_ slot: KeySlot, _ after: inout AfterUnlock) -> PropertyList? {
         if !slot.isLoaded {
-            if !hasLoaded {
-                let contents = backend.load()
-                if contents.isUnreadable {
-                    if !loadFailed { after.report(contents.problem) }
-                    loadFailed = true
-                    return nil
-                }
-                loadFailed = false
-                stored = contents.values
-                after.report(contents.problem)
-                hasLoaded = true
-            }
+            guard loadSuite(&after) else { return nil }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
             slot.isLoaded = true
         }
         return slot.object
+    }
+
+    /// Loads the suite from its backend on first use; `false` when it cannot be read (reported
+    /// once), so that the next use tries again.
+    private func loadSuite(_ after: inout AfterUnlock) -> Bool {
+        if hasLoaded { return true }
+        let contents = backend.load()
+        if contents.isUnreadable {
+            if !loadFailed { after.report(contents.problem) }
+            loadFailed = true
+            return false
+        }
+        loadFailed = false
+        stored = contents.values
+        after.report(contents.problem)
+        hasLoaded = true
+        return true
     }
 
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its

@@ -21,6 +21,21 @@
 ///   from then on, across restarts and in every process (an install date, a generated
 ///   identifier).
 ///
+/// A key can carry the store it lives in, so that every property, setting and observation of it
+/// uses that store without naming it (an explicit `store:` still wins):
+///
+/// ```swift
+/// extension DefaultsStore {
+///     static let appGroup = DefaultsStore(suite: "group.com.example.shared")
+/// }
+/// extension DefaultsKeys {
+///     static let sharedCount = DefaultsKey<Int>("sharedCount", default: 0, store: .appGroup)
+/// }
+/// @UserDefault(.sharedCount) var sharedCount  // in the app group's suite
+/// ```
+///
+/// Keys are `Hashable` by name and store, so they can be kept in sets and used as dictionary keys.
+///
 /// Reading or writing a key with a value of another type does not compile. Using one name with
 /// two value types in one suite is reported to ``DefaultsError/handler`` as
 /// ``DefaultsError/keyTypeConflict(key:types:)`` when the second is first used there; the same
@@ -30,6 +45,9 @@
 public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: DefaultsKeys, @unchecked Sendable {
     /// The name the value is stored under.
     public let name: String
+    /// The store the key lives in, used wherever the key is used without a store; `nil` for a key
+    /// used in ``DefaultsStore/standard`` unless another store is named at the use.
+    public let store: DefaultsStore?
     let defaultSource: DefaultSource<Value>
     let rules: [DefaultsRule<Value>]
     let didSetHandlers: [DidSetHandler<Value>]
@@ -37,10 +55,11 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     @usableFromInline let bindings = BindingCache<Value>()
 
     private init(
-        name: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
+        name: String, store: DefaultsStore?, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
         didSetHandlers: [DidSetHandler<Value>]
     ) {
         self.name = name
+        self.store = store
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
@@ -52,8 +71,8 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let theme = DefaultsKey<Theme>("theme", default: .system)
     /// ```
-    public convenience init(_ name: String, default defaultValue: Value) {
-        self.init(name: name, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [])
+    public convenience init(_ name: String, default defaultValue: Value, store: DefaultsStore? = nil) {
+        self.init(name: name, store: store, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [])
     }
 
     /// A key whose default is computed by `makeDefault` on each read that finds nothing stored.
@@ -61,8 +80,10 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let deadline = DefaultsKey<Date>("deadline", dynamicDefault: { Date() + 3600 })
     /// ```
-    public convenience init(_ name: String, dynamicDefault makeDefault: @escaping @Sendable () -> Value) {
-        self.init(name: name, defaultSource: .dynamic(makeDefault), rules: [], didSetHandlers: [])
+    public convenience init(
+        _ name: String, dynamicDefault makeDefault: @escaping @Sendable () -> Value, store: DefaultsStore? = nil
+    ) {
+        self.init(name: name, store: store, defaultSource: .dynamic(makeDefault), rules: [], didSetHandlers: [])
     }
 
     /// A key whose first read, finding nothing stored, stores `initialValue` and returns it.
@@ -74,8 +95,8 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// The value is stored atomically: when two processes read the key for the first time at
     /// once, both end up with the one that was stored first. Stored data that cannot be read is
     /// never replaced by it.
-    public convenience init(_ name: String, initialValue: Value) {
-        self.init(name: name, defaultSource: .initial(initialValue), rules: [], didSetHandlers: [])
+    public convenience init(_ name: String, initialValue: Value, store: DefaultsStore? = nil) {
+        self.init(name: name, store: store, defaultSource: .initial(initialValue), rules: [], didSetHandlers: [])
     }
 
     /// An optional key whose default is `nil`.
@@ -83,8 +104,8 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let myTeam = DefaultsKey<NFLTeam?>("myNFLTeam")
     /// ```
-    public convenience init(_ name: String) where Value: ExpressibleByNilLiteral {
-        self.init(name, default: nil)
+    public convenience init(_ name: String, store: DefaultsStore? = nil) where Value: ExpressibleByNilLiteral {
+        self.init(name, default: nil, store: store)
     }
 
     /// The default, as a read that finds nothing stored would return it now (before rules).
@@ -98,7 +119,9 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// static let port = DefaultsKey<Int>("port", default: 8080).adding(.validate { $0 > 0 })
     /// ```
     public func adding(_ rule: DefaultsRule<Value>) -> DefaultsKey<Value> {
-        DefaultsKey(name: name, defaultSource: defaultSource, rules: rules + [rule], didSetHandlers: didSetHandlers)
+        DefaultsKey(
+            name: name, store: store, defaultSource: defaultSource, rules: rules + [rule],
+            didSetHandlers: didSetHandlers)
     }
 
     /// The same key with a callback run after every change of its value in a store where the
@@ -119,8 +142,15 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     public func didSet(_ body: @escaping @Sendable (_ newValue: Value, _ oldValue: Value) -> Void) -> DefaultsKey<Value>
     {
         DefaultsKey(
-            name: name, defaultSource: defaultSource, rules: rules,
+            name: name, store: store, defaultSource: defaultSource, rules: rules,
             didSetHandlers: didSetHandlers + [DidSetHandler(body)])
+    }
+
+    override var keyName: String { name }
+    override var keyStore: DefaultsStore? { store }
+
+    override func reset(in store: DefaultsStore) {
+        store.reset(self)
     }
 }
 

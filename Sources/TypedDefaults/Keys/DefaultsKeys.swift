@@ -13,8 +13,33 @@
 /// ```
 ///
 /// ``DefaultsKey`` is a subclass, so wherever a `DefaultsKey<Value>` is expected a leading dot
-/// finds the statics declared here, and `Value` is inferred from the key.
+/// finds the statics declared here, and `Value` is inferred from the key. A `DefaultsKeys` value
+/// is a key of any value type, for collections of keys of different types:
+///
+/// ```swift
+/// let appearance: Set<DefaultsKeys> = [.theme, .fontSize]
+/// store.reset(appearance)
+/// ```
+///
+/// Keys are equal when they have the same name and the same store (``DefaultsKey/store``).
 // @unchecked Sendable is sound: the class has no stored properties.
-public class DefaultsKeys: @unchecked Sendable {
+public class DefaultsKeys: Hashable, @unchecked Sendable {
     init() {}
+
+    /// The key's name; each ``DefaultsKey`` overrides it (no other subclass can exist).
+    var keyName: String { "" }
+    /// The store the key carries, if any.
+    var keyStore: DefaultsStore? { nil }
+
+    /// Resets the key in `store`, whatever its value type.
+    func reset(in store: DefaultsStore) {}
+
+    public static func == (lhs: DefaultsKeys, rhs: DefaultsKeys) -> Bool {
+        lhs.keyName == rhs.keyName && lhs.keyStore?.state === rhs.keyStore?.state
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keyName)
+        hasher.combine(keyStore.map { ObjectIdentifier($0.state) })
+    }
 }

@@ -27,13 +27,58 @@ extension DefaultsStore {
         key.binding(in: state).update(in: state, body)
     }
 
-    /// Removes a key's stored value, so its default shows again.
+    /// Removes the keys' stored values, so their defaults show again.
     ///
     /// ```swift
     /// store.reset(.theme)
+    /// store.reset(.theme, .fontSize, .launchCount)
     /// ```
-    public func reset<Value>(_ key: DefaultsKey<Value>) {
-        key.binding(in: state).reset(in: state, durability: durability)
+    ///
+    /// Each key's observers and `didSet` callbacks hear of its reset; the removals are committed
+    /// as the store's ``durability`` says, together when it coalesces writes.
+    public func reset<each Value>(_ keys: repeat DefaultsKey<each Value>) {
+        for key in repeat each keys {
+            key.binding(in: state).reset(in: state, durability: durability)
+        }
+    }
+
+    /// Removes the stored values of every key in `keys`, whatever their value types.
+    ///
+    /// ```swift
+    /// let appearance: [DefaultsKeys] = [.theme, .fontSize]
+    /// store.reset(appearance)
+    /// ```
+    public func reset(_ keys: some Sequence<DefaultsKeys>) {
+        for key in keys { key.reset(in: self) }
+    }
+
+    /// Removes every key of the suite: typed keys, keys read by name, and keys this program
+    /// never declared (another program's, or an older version's).
+    ///
+    /// ```swift
+    /// store.removeAll()  // "Reset all settings"
+    /// ```
+    ///
+    /// Observers and `didSet` callbacks hear of each key that changed, and the removals are
+    /// committed together, in one write of the suite's file. A suite whose file cannot be read
+    /// is left as it is (the error goes to ``DefaultsError/handler``): which keys it holds is
+    /// unknown. A plain `UserDefaults` object also reads registered and global values; a key
+    /// only they provide keeps its value.
+    public func removeAll() {
+        state.removeAll(durability: durability)
+    }
+
+    /// Whether a read of the key shows its default: nothing is stored, or the stored value equals
+    /// the default (rules applied to both).
+    ///
+    /// ```swift
+    /// if store.isDefaultValue(.theme) { print("theme not customized") }
+    /// ```
+    ///
+    /// Stored data that cannot be read is not the default: the method returns `false`, and
+    /// reports the error as a read does.
+    public func isDefaultValue<Value: Equatable>(_ key: DefaultsKey<Value>) -> Bool {
+        key.binding(in: state).isDefaultValue(in: state)
     }
 
     /// Registers the keys' defaults with `UserDefaults`, so that plain `UserDefaults` readers

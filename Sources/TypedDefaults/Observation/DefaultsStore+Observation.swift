@@ -9,11 +9,12 @@ extension DefaultsStore {
     ///
     /// Changes arrive once each, in order, on a serial queue of the suite's. Read the new values
     /// through your properties. Changes to keys no handle has read or written yet in this
-    /// process are not seen until one does.
+    /// process are not seen until one does. With `initial: true`, each of `keys` is delivered
+    /// first, as it is now (with `nil`, each key that holds a value).
     public func observe(
-        keys: Set<String>? = nil, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+        keys: Set<String>? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        state.addObserver(keys: keys) { change in
+        state.addObserver(keys: keys, initial: initial) { change in
             handler(DefaultsKeyChange(key: change.key, origin: change.origin))
         }
     }
@@ -23,11 +24,80 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }
     /// ```
-    public func changes(keys: Set<String>? = nil) -> AsyncStream<DefaultsKeyChange> {
+    public func changes(keys: Set<String>? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
         AsyncStream { continuation in
-            let observation = observe(keys: keys) { continuation.yield($0) }
+            let observation = observe(keys: keys, initial: initial) { continuation.yield($0) }
             continuation.onTermination = { _ in observation.cancel() }
         }
+    }
+
+    /// Calls `handler` with the old and new value after every change of a typed key in this
+    /// store, as ``UserDefault/observe(initial:_:)`` does for a property.
+    ///
+    /// ```swift
+    /// let observation = store.observe(.theme) { change in
+    ///     print("theme: \(change.oldValue) → \(change.newValue)")
+    /// }
+    /// ```
+    public func observe<Value>(
+        _ key: DefaultsKey<Value>, initial: Bool = false,
+        _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> DefaultsObservation {
+        UserDefault(key, store: self).observe(initial: initial, handler)
+    }
+
+    /// The current value of a typed key in this store, then its value after every change.
+    ///
+    /// ```swift
+    /// for await theme in store.values(.theme) { apply(theme) }
+    /// ```
+    public func values<Value>(_ key: DefaultsKey<Value>) -> AsyncStream<Value> {
+        UserDefault(key, store: self).values
+    }
+
+    /// Every change of a typed key in this store, with its old and new value.
+    ///
+    /// ```swift
+    /// for await change in store.changes(.volume) { print(change.newValue) }
+    /// ```
+    public func changes<Value>(_ key: DefaultsKey<Value>, initial: Bool = false) -> AsyncStream<DefaultsChange<Value>> {
+        AsyncStream { continuation in
+            let observation = observe(key, initial: initial) { continuation.yield($0) }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
+    /// Calls `handler` after every change of any of several typed keys, of any value types.
+    ///
+    /// ```swift
+    /// let observation = store.observe(.theme, .fontSize) { change in
+    ///     print("\(change.key) changed: redraw")
+    /// }
+    /// ```
+    ///
+    /// Read the new values through the keys (`store[.theme]`). With `initial: true`, each key is
+    /// delivered first, as it is now.
+    public func observe<First, Second, each Rest>(
+        _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+    ) -> DefaultsObservation {
+        var names: Set<String> = [first.name, second.name]
+        for key in repeat each rest { names.insert(key.name) }
+        return observe(keys: names, initial: initial, handler)
+    }
+
+    /// Every change of any of several typed keys, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in store.changes(.theme, .fontSize) { redraw() }
+    /// ```
+    public func changes<First, Second, each Rest>(
+        _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
+        initial: Bool = false
+    ) -> AsyncStream<DefaultsKeyChange> {
+        var names: Set<String> = [first.name, second.name]
+        for key in repeat each rest { names.insert(key.name) }
+        return changes(keys: names, initial: initial)
     }
 
     /// Reads the suite again, taking in writes this process could not see coming: plain

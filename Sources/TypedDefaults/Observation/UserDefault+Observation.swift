@@ -11,9 +11,18 @@ extension UserDefault where Value: Sendable {
     /// Each change is delivered once, in the order the changes were made, on a serial queue of
     /// the suite's (not the thread that wrote). Keep the returned observation: callbacks stop
     /// when it is cancelled or released. Keys containing `.` or `@` work like any other.
-    public func observe(_ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> DefaultsObservation {
+    ///
+    /// With `initial: true` the handler is first called with the current value (as both the
+    /// old and the new value), then with each change, in order:
+    ///
+    /// ```swift
+    /// let observation = $theme.observe(initial: true) { change in apply(change.newValue) }
+    /// ```
+    public func observe(
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> DefaultsObservation {
         let (key, decode) = (key, typedDecoder())
-        return store.state.addObserver(keys: [key]) { change in
+        return store.state.addObserver(keys: [key], initial: initial) { change in
             handler(
                 DefaultsChange(
                     key: key, oldValue: decode(change.oldObject), newValue: decode(change.newObject),
@@ -35,7 +44,7 @@ extension UserDefault where Value: Sendable {
     public var values: AsyncStream<Value> {
         let decode = typedDecoder()
         return AsyncStream { continuation in
-            let observation = store.state.addObserver(keys: [key], initial: binding.slot) { change in
+            let observation = store.state.addObserver(keys: [key], initial: true) { change in
                 continuation.yield(decode(change.newObject))
             }
             continuation.onTermination = { _ in observation.cancel() }

@@ -12,7 +12,7 @@ extension Setting where Value: DefaultsSteppable {
     /// another process, outside it reads as the nearer bound (a rule added after the key's).
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", range: ClosedRange<Value>,
-        step: Value = 1, format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+        step: Value = 1, format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
     ) {
         self.init(
             property: UserDefault(key, store: store).clamped(to: range), title: title, info: info, format: format,

@@ -57,7 +57,7 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// value is shown as its description, an optional unwrapped and `nil` as `nil`.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "",
-        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
     ) {
         self.init(property: UserDefault(key, store: store), title: title, info: info, format: format, stepping: nil)
     }

@@ -50,6 +50,29 @@ public struct DefaultsStore: Sendable {
         self.init(try UserDefaults.suite(named: suiteName), durability: durability)
     }
 
+    /// The store of the suite named by a literal in the program, for declaring it once where
+    /// it cannot throw:
+    ///
+    /// ```swift
+    /// extension DefaultsStore {
+    ///     static let appGroup = DefaultsStore(suite: "group.com.example.shared")
+    /// }
+    /// ```
+    ///
+    /// The name is checked as ``init(suiteName:durability:)`` checks it; a literal it refuses
+    /// (empty, with a path separator or `..`, too long) is a programmer error, and this traps
+    /// naming the problem. For a name that comes from input or configuration, use
+    /// ``init(suiteName:durability:)``, which throws.
+    public init(suite name: StaticString, durability: Durability = .coalesced) {
+        let defaults: UserDefaults
+        do {
+            defaults = try UserDefaults.suite(named: name.description)
+        } catch {
+            preconditionFailure("DefaultsStore(suite: \"\(name)\"): \(error)")
+        }
+        self.init(defaults, durability: durability)
+    }
+
     /// The suite that `defaults` reads and writes, shared with every other handle on it.
     ///
     /// ```swift

@@ -174,6 +174,19 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
 extension UserDefault: Sendable where Value: Sendable {}
 
+extension UserDefault where Value: Equatable {
+    /// Whether a read shows the default: nothing is stored, or the stored value equals the
+    /// default (rules applied to both). Stored data that cannot be read is not the default, and
+    /// is reported as a read reports it.
+    ///
+    /// ```swift
+    /// if $theme.isDefaultValue { print("theme not customized") }
+    /// ```
+    public var isDefaultValue: Bool {
+        binding.isDefaultValue(in: store.state)
+    }
+}
+
 /// What a ``UserDefault`` holds: its key's binding and its store.
 @usableFromInline final class PropertyHandle<Value: DefaultsValueConvertible> {
     @usableFromInline let binding: KeyBinding<Value>
@@ -191,7 +204,7 @@ extension PropertyHandle: @unchecked Sendable where Value: Sendable {}
 
 extension UserDefault where Value: Sendable {
     /// Declares a stored property for a typed key, with the key's default and rules; the key's
-    /// `didSet` callbacks apply in `store` from now on.
+    /// `didSet` callbacks apply in the store from now on.
     ///
     /// ```swift
     /// extension DefaultsKeys {
@@ -199,7 +212,11 @@ extension UserDefault where Value: Sendable {
     /// }
     /// @UserDefault(.preferredName) var preferredName
     /// ```
-    public init(_ key: DefaultsKey<Value>, store: DefaultsStore = .standard) {
+    ///
+    /// The store is `store` when given, else the key's own ``DefaultsKey/store``, else
+    /// ``DefaultsStore/standard``.
+    public init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
+        let store = store ?? key.store ?? .standard
         self.init(binding: key.binding(in: store.state), store: store)
     }
 

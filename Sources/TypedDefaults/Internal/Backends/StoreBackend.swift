@@ -89,6 +89,7 @@ final class SuiteEdit {
 
 extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
+    func storedKeys() -> [String] { [] }
     func writeThrough(key: String, object: PropertyList?) {}
     var commitsOnSchedule: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}

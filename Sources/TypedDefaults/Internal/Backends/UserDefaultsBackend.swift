@@ -24,6 +24,12 @@ struct UserDefaultsBackend: StoreBackend {
         defaults.defaults.object(forKey: key).map(PropertyList.init)
     }
 
+    /// Every key the object reads, from any of its domains: a key only another domain holds
+    /// keeps its value when removed here.
+    func storedKeys() -> [String] {
+        Array(defaults.defaults.dictionaryRepresentation().keys)
+    }
+
     func writeThrough(key: String, object: PropertyList?) {
         if let object {
             defaults.defaults.set(object.object, forKey: key)

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+extension DefaultsKeys {
+    fileprivate static let observedLevel = DefaultsKey<Int>("level", default: 1)
+    fileprivate static let observedMode = DefaultsKey<String>("mode", default: "easy")
+    fileprivate static let observedRatio = DefaultsKey<Double>("ratio", default: 0.5)
+}
+
+/// Typed observation through the store, of one key or several, and starting with the current value.
+@Suite struct StoreObservationTests {
+    @Test func aTypedKeyIsObservedWithTypedOldAndNewValues() {
+        let store = DefaultsStore.inMemory()
+        let seen = Collected<DefaultsChange<Int>>()
+        let observation = store.observe(.observedLevel) { seen.append($0) }
+        defer { observation.cancel() }
+        store[.observedLevel] = 2
+        store[.observedLevel] = 3
+        store.reset(.observedLevel)
+        let changes = seen.wait(for: 3)
+        #expect(changes.map(\.oldValue) == [1, 2, 3])
+        #expect(changes.map(\.newValue) == [2, 3, 1])
+        #expect(changes.allSatisfy { $0.key == "level" })
+    }
+
+    @Test func initialDeliversTheCurrentValueFirst() {
+        let store = DefaultsStore.inMemory()
+        store[.observedLevel] = 5
+        let seen = Collected<DefaultsChange<Int>>()
+        let observation = store.observe(.observedLevel, initial: true) { seen.append($0) }
+        defer { observation.cancel() }
+        store[.observedLevel] = 6
+        let changes = seen.wait(for: 2)
+        #expect(changes.map(\.oldValue) == [5, 5])
+        #expect(changes.map(\.newValue) == [5, 6])
+
+        // On a property, and for a key with nothing stored: the default.
+        let property = UserDefault(.observedMode, store: store)
+        let modes = Collected<DefaultsChange<String>>()
+        let propertyObservation = property.observe(initial: true) { modes.append($0) }
+        defer { propertyObservation.cancel() }
+        #expect(modes.wait(for: 1).map(\.newValue) == ["easy"])
+    }
+
+    @Test func initialOnTheUntypedStoreNamesEachKeyOrEachStoredKey() {
+        let store = DefaultsStore.inMemory()
+        store[.observedLevel] = 2
+        store[.observedMode] = "hard"
+        let named = Collected<DefaultsKeyChange>()
+        let namedObservation = store.observe(keys: ["level", "ratio"], initial: true) { named.append($0) }
+        defer { namedObservation.cancel() }
+        #expect(named.wait(for: 2).map(\.key) == ["level", "ratio"])
+
+        let all = Collected<DefaultsKeyChange>()
+        let allObservation = store.observe(initial: true) { all.append($0) }
+        defer { allObservation.cancel() }
+        #expect(Set(all.wait(for: 2).map(\.key)) == ["level", "mode"], "keys with nothing stored are left out")
+    }
+
+    @Test func severalKeysOfDifferentTypes() {
+        let store = DefaultsStore.inMemory()
+        let seen = Collected<DefaultsKeyChange>()
+        let observation = store.observe(.observedLevel, .observedMode, .observedRatio) { seen.append($0) }
+        defer { observation.cancel() }
+        store[.observedLevel] = 2
+        store[.observedMode] = "hard"
+        store[.observedRatio] = 0.75
+        UserDefault(wrappedValue: 0, "unrelated", store: store).wrappedValue = 1
+        #expect(seen.wait(for: 3).map(\.key) == ["level", "mode", "ratio"])
+        usleep(20_000)
+        #expect(seen.all.count == 3, "a key not named is not delivered")
+    }
+
+    @Test func valuesAndChangesAsAsyncSequences() async {
+        let store = DefaultsStore.inMemory()
+        store[.observedLevel] = 10
+        var values = store.values(.observedLevel).makeAsyncIterator()
+        #expect(await values.next() == 10)
+        store[.observedLevel] = 11
+        #expect(await values.next() == 11)
+
+        var changes = store.changes(.observedMode).makeAsyncIterator()
+        store[.observedMode] = "hard"
+        let change = await changes.next()
+        #expect(change?.oldValue == "easy" && change?.newValue == "hard")
+
+        var several = store.changes(.observedLevel, .observedRatio).makeAsyncIterator()
+        store[.observedRatio] = 0.1
+        #expect(await several.next()?.key == "ratio")
+    }
+
+    @Test func aStoredValueOfTheWrongTypeIsObservedAsTheDefault() throws {
+        let suite = try TestSuite()
+        suite.plant("not a number", forKey: "level")
+        let seen = Collected<DefaultsChange<Int>>()
+        let (observation, _) = ReportedErrors.during {
+            suite.store.observe(.observedLevel, initial: true) { seen.append($0) }
+        }
+        defer { observation.cancel() }
+        #expect(seen.wait(for: 1).map(\.newValue) == [1])
+        #expect(suite.defaults.string(forKey: "level") == "not a number")
+    }
+}

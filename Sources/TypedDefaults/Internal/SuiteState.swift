@@ -200,15 +200,7 @@ import Foundation
             if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
             return scheduleFlush(durability)
         }
-
-        switch window {
-        case nil:
-            break
-        case .some(nil):
-            flushReporting()
-        case .some(let delay?):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.flushReporting() }
-        }
+        flush(when: window)
     }
 
     /// Removes every key the suite holds, as one change: observers and callbacks hear of each
@@ -221,7 +213,7 @@ import Foundation
         let window = lock.withLock { () -> TimeInterval?? in
             // Unreadable: which keys it holds is unknown, and nothing is removed (reported).
             guard loadSuite(&after) else { return nil }
-            let keys = Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
+            let keys = knownKeys()
             var changed = false
             for key in keys {
                 let slot = slotLocked(for: key)
@@ -239,6 +231,12 @@ import Foundation
             guard changed, backend.commitsOnSchedule else { return nil }
             return scheduleFlush(durability)
         }
+        flush(when: window)
+    }
+
+    /// Flushes as ``scheduleFlush(_:)`` decided: `nil`, nothing (a flush is already due, or
+    /// the backend commits otherwise); `.some(nil)`, now; `.some(delay)`, after `delay`.
+    private func flush(when window: TimeInterval??) {
         switch window {
         case nil:
             break
@@ -369,7 +367,7 @@ import Foundation
                 if let keys {
                     initialKeys = keys.sorted()
                 } else if loadSuite(&after) {
-                    initialKeys = Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys()).sorted()
+                    initialKeys = knownKeys().sorted()
                 } else {
                     initialKeys = []
                 }
@@ -468,6 +466,12 @@ import Foundation
             slot.isLoaded = true
         }
         return slot.object
+    }
+
+    /// Every key the suite holds or this process has used: the loaded contents' (or, for a
+    /// backend that reads key by key, its own list), and every slot's.
+    private func knownKeys() -> Set<String> {
+        Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
     }
 
     /// Loads the suite from its backend on first use; `false` when it cannot be read (reported

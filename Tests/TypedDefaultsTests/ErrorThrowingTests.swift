@@ -297,6 +297,6 @@ final class Legacy: NSObject, NSSecureCoding, DefaultsValueConvertible {
 /// A native value whose object `UserDefaults` would crash on.
 struct NotStorable: Equatable, DefaultsValue {
     init() {}
-    init(propertyListObject: Any) {}
-    var propertyListObject: Any { Set([1]) }
+    init(_propertyListObject: Any) {}
+    var _propertyListObject: Any { Set([1]) }
 }

@@ -102,3 +102,16 @@ extension DefaultsKeys {
         #expect(suite.defaults.string(forKey: "level") == "not a number")
     }
 }
+
+extension StoreObservationTests {
+    @Test func aSettingStartsWithItsCurrentValueToo() {
+        let store = DefaultsStore.inMemory()
+        let volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
+        volume.wrappedValue = 0.7
+        let seen = Collected<DefaultsChange<Double>>()
+        let observation = volume.observe(initial: true) { seen.append($0) }
+        defer { observation.cancel() }
+        volume.wrappedValue = 0.9
+        #expect(seen.wait(for: 2).map(\.newValue) == [0.7, 0.9])
+    }
+}

@@ -21,14 +21,14 @@ extension Array: DefaultsValueConvertible where Element: DefaultsValueConvertibl
 }
 
 extension Array: DefaultsValue where Element: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         guard let elements = StoredObject.array(object) else {
             throw DefaultsTypeMismatch(expected: [Element].self, found: object)
         }
-        self = try Located.map(elements, Element.init(propertyListObject:))
+        self = try Located.map(elements, Element.init(_propertyListObject:))
     }
 
-    public var propertyListObject: Any {
-        map(\.propertyListObject) as [Any]
+    public var _propertyListObject: Any {
+        map(\._propertyListObject) as [Any]
     }
 }

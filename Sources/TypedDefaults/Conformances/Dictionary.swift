@@ -46,17 +46,17 @@ public struct DuplicateDictionaryKey: Error, CustomStringConvertible {
 }
 
 extension Dictionary: DefaultsValue where Key == String, Value: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         guard let entries = StoredObject.dictionary(object) else {
             throw DefaultsTypeMismatch(expected: [String: Value].self, found: object)
         }
         self.init(minimumCapacity: entries.count)
         for (key, entry) in entries {
-            self[key] = try Located.entry(key) { try Value(propertyListObject: entry) }
+            self[key] = try Located.entry(key) { try Value(_propertyListObject: entry) }
         }
     }
 
-    public var propertyListObject: Any {
-        mapValues(\.propertyListObject) as [String: Any]
+    public var _propertyListObject: Any {
+        mapValues(\._propertyListObject) as [String: Any]
     }
 }

@@ -30,17 +30,17 @@ extension Optional: DefaultsValueConvertible where Wrapped: DefaultsValueConvert
 }
 
 extension Optional: DefaultsValue where Wrapped: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         switch NilMarker.depth(of: object) {
-        case nil: self = .some(try Wrapped(propertyListObject: object))
+        case nil: self = .some(try Wrapped(_propertyListObject: object))
         case 0: self = .none
-        case let depth?: self = .some(try Wrapped(propertyListObject: NilMarker.object(depth: depth - 1)))
+        case let depth?: self = .some(try Wrapped(_propertyListObject: NilMarker.object(depth: depth - 1)))
         }
     }
 
-    public var propertyListObject: Any {
+    public var _propertyListObject: Any {
         guard let wrapped = self else { return NilMarker.object(depth: 0) }
-        let object = wrapped.propertyListObject
+        let object = wrapped._propertyListObject
         if let depth = NilMarker.depth(of: object) { return NilMarker.object(depth: depth + 1) }
         return object
     }

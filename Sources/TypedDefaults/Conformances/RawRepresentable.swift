@@ -39,7 +39,7 @@ enum RawValueStorage {
         guard let value = Value(rawValue: rawValue) else {
             throw DefaultsTypeMismatch(
                 expected: String(describing: Value.self),
-                found: "unknown raw value \(StoredObject.describe(representation.propertyListObject))")
+                found: "unknown raw value \(StoredObject.describe(representation._propertyListObject))")
         }
         return value
     }

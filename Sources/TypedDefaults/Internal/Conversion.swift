@@ -5,7 +5,7 @@ enum Conversion {
     ) -> Result<Value, DefaultsError> {
         do {
             return .success(
-                try Value(defaultsRepresentation: Value.DefaultsRepresentation(propertyListObject: object.object)))
+                try Value(defaultsRepresentation: Value.DefaultsRepresentation(_propertyListObject: object.object)))
         } catch {
             return .failure(.reading(key, error))
         }
@@ -17,7 +17,7 @@ enum Conversion {
     > {
         let object: Any
         do {
-            object = try value.defaultsRepresentation().propertyListObject
+            object = try value.defaultsRepresentation()._propertyListObject
         } catch {
             return .failure(.encodingFailed(key: key, underlying: error))
         }

@@ -1,4 +1,4 @@
-/// A change of one stored value, as delivered to ``UserDefault/observe(_:)``.
+/// A change of one stored value, as delivered to ``UserDefault/observe(initial:_:)``.
 ///
 /// ```swift
 /// let observation = $theme.observe { change in
@@ -18,7 +18,7 @@ public struct DefaultsChange<Value: Sendable>: Sendable {
     public let origin: DefaultsKeyChange.Origin
 }
 
-/// A change of some key in a store, as delivered to ``DefaultsStore/observe(keys:_:)``.
+/// A change of some key in a store, as delivered to ``DefaultsStore/observe(keys:initial:_:)``.
 ///
 /// ```swift
 /// let observation = store.observe(keys: ["theme", "volume"]) { change in

@@ -12,20 +12,24 @@
 /// @Setting("fontSize", title: "Font size", range: 8...72, step: 2) var fontSize = 12
 /// @Setting("volume", title: "Volume", range: 0...1, step: 0.1) var volume = 0.5
 /// ```
+///
+/// Its requirements are the library's plumbing for ``Setting/increase()`` and
+/// ``Setting/decrease()``, so they begin with an underscore, which keeps them out of code
+/// completion.
 public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric, Sendable {
     /// All the values of the type, the bounds of a numeric setting declared without any.
-    static var steppingRange: ClosedRange<Self> { get }
+    static var _steppingRange: ClosedRange<Self> { get }
 
     /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
     /// lower bound of `range`, kept within `range`. A negative step counts as its magnitude; a
     /// zero step goes straight to the bound.
-    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
+    static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
 }
 
 extension DefaultsSteppable where Self: FixedWidthInteger {
-    public static var steppingRange: ClosedRange<Self> { .min ... .max }
+    public static var _steppingRange: ClosedRange<Self> { .min ... .max }
 
-    public static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+    public static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride != 0 else { return upward ? upper : lower }
@@ -45,9 +49,9 @@ extension DefaultsSteppable where Self: FixedWidthInteger {
 }
 
 extension DefaultsSteppable where Self: BinaryFloatingPoint & LosslessStringConvertible {
-    public static var steppingRange: ClosedRange<Self> { -.infinity ... .infinity }
+    public static var _steppingRange: ClosedRange<Self> { -.infinity ... .infinity }
 
-    public static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+    public static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride > 0, stride.isFinite else { return upward ? upper : lower }

@@ -35,10 +35,10 @@ extension Setting where Value: DefaultsSteppable {
     }
 
     /// The lowest value: the lower bound of the range, or the type's lowest value.
-    public var min: Value { stepping?.min ?? Value.steppingRange.lowerBound }
+    public var min: Value { stepping?.min ?? Value._steppingRange.lowerBound }
 
     /// The highest value: the upper bound of the range, or the type's highest value.
-    public var max: Value { stepping?.max ?? Value.steppingRange.upperBound }
+    public var max: Value { stepping?.max ?? Value._steppingRange.upperBound }
 
     /// How far ``increase()`` and ``decrease()`` move; 1 unless declared otherwise.
     public var step: Value { stepping?.step ?? 1 }
@@ -65,6 +65,6 @@ extension Setting where Value: DefaultsSteppable {
 
     private func move(upward: Bool) {
         let (step, range) = (step, min...max)
-        property.update { $0 = Value.stepped($0, by: step, upward: upward, within: range) }
+        property.update { $0 = Value._stepped($0, by: step, upward: upward, within: range) }
     }
 }

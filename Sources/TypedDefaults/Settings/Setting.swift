@@ -126,13 +126,16 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// Removes the stored value, so the default shows again.
     public func reset() { property.reset() }
 
-    /// Calls `handler` after every change of the value, as ``UserDefault/observe(_:)`` does.
+    /// Calls `handler` after every change of the value, as ``UserDefault/observe(initial:_:)`` does;
+    /// with `initial: true`, first with the current value.
     ///
     /// ```swift
     /// let observation = settings.$volume.observe { print(settings.$volume.formatted($0.newValue)) }
     /// ```
-    public func observe(_ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> DefaultsObservation {
-        property.observe(handler)
+    public func observe(
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> DefaultsObservation {
+        property.observe(initial: initial, handler)
     }
 
     /// The current value, then the value after every change, as ``UserDefault/values`` gives them.

@@ -7,12 +7,12 @@ import Foundation
 /// @UserDefault("avatar") var avatar = Data()
 /// ```
 extension Data: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         guard let value = object as? Data else {
             throw DefaultsTypeMismatch(expected: Data.self, found: object)
         }
         self = value
     }
 
-    public var propertyListObject: Any { self }
+    public var _propertyListObject: Any { self }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// @UserDefault("lastSync") var lastSync = Date.distantPast
 /// ```
 extension Date: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         if let date = object as? Date {
             self = date
             return
@@ -24,7 +24,7 @@ extension Date: DefaultsValue {
         }
     }
 
-    public var propertyListObject: Any {
+    public var _propertyListObject: Any {
         #if canImport(Darwin)
             self
         #else

@@ -15,9 +15,9 @@ public struct DefaultsPropertyList: DefaultsValue {
         self.object = object
     }
 
-    public init(propertyListObject object: Any) {
+    public init(_propertyListObject object: Any) {
         self.object = object
     }
 
-    public var propertyListObject: Any { object }
+    public var _propertyListObject: Any { object }
 }

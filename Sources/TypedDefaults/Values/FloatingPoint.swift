@@ -13,7 +13,7 @@
 public protocol DefaultsFloatingPoint: BinaryFloatingPoint, DefaultsValue {}
 
 extension DefaultsFloatingPoint {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         switch StoredObject.number(object) {
         case .floating(let stored): self.init(stored)
         case .signed(let stored): self.init(stored)
@@ -22,7 +22,7 @@ extension DefaultsFloatingPoint {
         }
     }
 
-    public var propertyListObject: Any { Double(self) }
+    public var _propertyListObject: Any { Double(self) }
 }
 
 extension Double: DefaultsFloatingPoint {}

@@ -12,7 +12,7 @@
 public protocol DefaultsInteger: FixedWidthInteger, DefaultsValue {}
 
 extension DefaultsInteger {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         let value: Self?
         switch StoredObject.number(object) {
         case .signed(let stored): value = Self(exactly: stored)
@@ -25,7 +25,7 @@ extension DefaultsInteger {
 
     /// Stored as an `Int` when it fits, so plain `UserDefaults` readers see an ordinary
     /// integer; larger unsigned values as `UInt64`.
-    public var propertyListObject: Any {
+    public var _propertyListObject: Any {
         if let small = Int(exactly: self) { return small }
         return UInt64(self)
     }

@@ -5,12 +5,12 @@
 /// @UserDefault("greeting") var greeting = "Hello"
 /// ```
 extension String: DefaultsValue {
-    public init(propertyListObject object: Any) throws {
+    public init(_propertyListObject object: Any) throws {
         guard let value = object as? String else {
             throw DefaultsTypeMismatch(expected: String.self, found: object)
         }
         self = value
     }
 
-    public var propertyListObject: Any { self }
+    public var _propertyListObject: Any { self }
 }

@@ -37,8 +37,8 @@ extension DefaultsKeys {
         UserDefault(wrappedValue: 1, "byName", store: store).wrappedValue = 2
         try store.flush()
 
-        let heard = SharedBox<[String]>([])
-        let observation = store.observe { change in heard.mutate { $0.append(change.key) } }
+        let heard = Collected<String>()
+        let observation = store.observe { heard.append($0.key) }
         defer { observation.cancel() }
         let callbacks = Counter()
         let themed = UserDefault(.resetTheme, store: store).didSet { new, old in
@@ -51,7 +51,7 @@ extension DefaultsKeys {
         #expect(store[.resetTheme] == "system")
         #expect(UserDefault(wrappedValue: 1, "byName", store: store).wrappedValue == 1)
         #expect(UserDefault<String?>("foreign", store: store).wrappedValue == nil)
-        #expect(Set(heard.value) == ["theme", "byName", "foreign"])
+        #expect(Set(heard.wait(for: 3)) == ["theme", "byName", "foreign"])
         #expect(callbacks.value == 1)
         // Nothing was committed key by key: the file holds every key until the one flush.
         #expect(try plistKeys(suite) == ["theme", "byName", "foreign"])
@@ -124,20 +124,4 @@ extension DefaultsKeys {
         let root = try PropertyListSerialization.propertyList(from: data, format: nil)
         return Set((root as? [String: Any])?.keys.map { $0 } ?? [])
     }
-}
-
-/// A value for tests to share between threads.
-final class SharedBox<Value>: @unchecked Sendable {  // `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    func mutate(_ body: (inout Value) -> Void) {
-        lock.withLock { body(&stored) }
-    }
-
-    var value: Value { lock.withLock { stored } }
 }

@@ -195,9 +195,8 @@ import Foundation
             change(slot, to: object, origin: .thisProcess, &after)
             if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
-            markPending(slot)
+            markWritten(slot)
             guard backend.commitsOnSchedule else { return nil }
-            if slot.pendingBase == nil, let stored { slot.pendingBase = .some(stored[slot.key]) }
             return scheduleFlush(durability)
         }
         flush(when: window)
@@ -221,11 +220,8 @@ import Foundation
                 backend.writeThrough(key: key, object: nil)
                 let remaining = backend.object(forKey: key)
                 if PropertyList.same(old, remaining) { continue }
-                if backend.commitsOnSchedule, slot.pendingBase == nil, let stored {
-                    slot.pendingBase = .some(stored[key])
-                }
                 change(slot, to: remaining, origin: .thisProcess, &after)
-                markPending(slot)
+                markWritten(slot)
                 changed = true
             }
             guard changed, backend.commitsOnSchedule else { return nil }
@@ -442,6 +438,16 @@ import Foundation
     }
 
     // MARK: Under `lock`
+
+    /// Records a write of this process to `slot`: pending until committed, and, for a backend
+    /// committed on a schedule, what the backend held before it, so an explicit refresh can tell
+    /// a later outside write.
+    private func markWritten(_ slot: KeySlot) {
+        markPending(slot)
+        if backend.commitsOnSchedule, slot.pendingBase == nil, let stored {
+            slot.pendingBase = .some(stored[slot.key])
+        }
+    }
 
     private func markPending(_ slot: KeySlot) {
         slot.isPending = true

@@ -25,10 +25,7 @@ extension DefaultsStore {
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }
     /// ```
     public func changes(keys: Set<String>? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
-        AsyncStream { continuation in
-            let observation = observe(keys: keys, initial: initial) { continuation.yield($0) }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
+        .observing { observe(keys: keys, initial: initial, $0) }
     }
 
     /// Calls `handler` with the old and new value after every change of a typed key in this
@@ -61,10 +58,7 @@ extension DefaultsStore {
     /// for await change in store.changes(.volume) { print(change.newValue) }
     /// ```
     public func changes<Value>(_ key: DefaultsKey<Value>, initial: Bool = false) -> AsyncStream<DefaultsChange<Value>> {
-        AsyncStream { continuation in
-            let observation = observe(key, initial: initial) { continuation.yield($0) }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
+        .observing { observe(key, initial: initial, $0) }
     }
 
     /// Calls `handler` after every change of any of several typed keys, of any value types.
@@ -95,9 +89,7 @@ extension DefaultsStore {
         _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
         initial: Bool = false
     ) -> AsyncStream<DefaultsKeyChange> {
-        var names: Set<String> = [first.name, second.name]
-        for key in repeat each rest { names.insert(key.name) }
-        return changes(keys: names, initial: initial)
+        .observing { observe(first, second, repeat each rest, initial: initial, $0) }
     }
 
     /// Reads the suite again, taking in writes this process could not see coming: plain

@@ -43,11 +43,8 @@ extension UserDefault where Value: Sendable {
     /// The observation ends when the iterating task is cancelled or the sequence is dropped.
     public var values: AsyncStream<Value> {
         let decode = typedDecoder()
-        return AsyncStream { continuation in
-            let observation = store.state.addObserver(keys: [key], initial: true) { change in
-                continuation.yield(decode(change.newObject))
-            }
-            continuation.onTermination = { _ in observation.cancel() }
+        return .observing { deliver in
+            store.state.addObserver(keys: [key], initial: true) { change in deliver(decode(change.newObject)) }
         }
     }
 
@@ -59,9 +56,6 @@ extension UserDefault where Value: Sendable {
     /// }
     /// ```
     public var changes: AsyncStream<DefaultsChange<Value>> {
-        AsyncStream { continuation in
-            let observation = observe { continuation.yield($0) }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
+        .observing { observe($0) }
     }
 }

@@ -65,6 +65,10 @@ extension ProbeCase {
             .roundTrip("rawString", default: Channel.music, Channel.allCases),
             .roundTrip("rawInt", default: Level.low, [.high]),
             .roundTrip("rawCodable", default: Mode.automatic, [.manual]),
+            .roundTrip("preferCodable", default: Quality.low, [.high]),
+            .roundTrip("preferCodableInt", default: Rank.first, [.second]),
+            .roundTrip("secureCodingAndCodable", default: Pin(label: "none"), [Pin(label: "home ✓")]),
+            .roundTrip("preferSecureCoding", default: ArchivedPin(label: "none"), [ArchivedPin(label: "work")]),
             .roundTrip(
                 "codable", default: WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1),
                 [

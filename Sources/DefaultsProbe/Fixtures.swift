@@ -109,3 +109,36 @@ struct Opacity: Equatable, IndirectDefaultsValueConvertible {
     init(indirectRepresentation: Percentage) { percent = indirectRepresentation.value }
     func indirectRepresentation() -> Percentage { Percentage(percent) }
 }
+
+/// Codable and RawRepresentable, opted in to JSON.
+enum Quality: String, Codable, DefaultsPreferCodable { case low, high }
+
+/// Codable and Int-backed, opted in to JSON.
+enum Rank: Int, Codable, DefaultsPreferCodable { case first = 1, second }
+
+/// A secure-coding class that is also Codable; written by either representation.
+class CodedPin: NSObject, NSSecureCoding, Codable {
+    class var supportsSecureCoding: Bool { true }
+    let label: String
+
+    init(label: String) { self.label = label }
+
+    func encode(with coder: NSCoder) { coder.encode(label as NSString, forKey: "label") }
+
+    required init?(coder: NSCoder) {
+        guard let label = coder.decodeObject(of: NSString.self, forKey: "label") else { return nil }
+        self.label = label as String
+    }
+
+    override func isEqual(_ object: Any?) -> Bool {
+        (object as? CodedPin)?.label == label
+    }
+
+    override var hash: Int { label.hashValue }
+}
+
+/// NSSecureCoding and Codable: stored as JSON by default.
+final class Pin: CodedPin, DefaultsValueConvertible {}
+
+/// NSSecureCoding and Codable, opted in to a keyed archive.
+final class ArchivedPin: CodedPin, DefaultsPreferSecureCoding {}

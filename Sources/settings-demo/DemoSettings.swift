@@ -58,7 +58,7 @@ struct DemoSettings: SettingsCatalog {
     /// One line per setting, from the catalog: key, value, whether it is stored, and its title.
     var listing: [(key: String, line: String)] {
         catalog.map { setting in
-            let source = setting.isStored ? "stored" : "default"
+            let source = setting.hasStoredValue ? "stored" : "default"
             var line = "\(setting.key) = \(setting.formattedValue) (\(source)) · \(setting.title)"
             if case .number(let min, let max, _) = setting.kind { line += ", \(min) to \(max)" }
             if !setting.info.isEmpty { line += ": \(setting.info)" }

@@ -58,17 +58,17 @@ final class DerivedSettings: BaseSettings {
             catalog[0]
                 == SettingDescription(
                     key: "catalog.theme", type: "Theme", title: "Theme", info: "Colors of every window",
-                    defaultValue: "system", formattedValue: "dark", isStored: true, kind: .value))
+                    formattedDefaultValue: "system", formattedValue: "dark", hasStoredValue: true, kind: .value))
         #expect(
             catalog[1]
                 == SettingDescription(
                     key: "catalog.nickname", type: "Optional<String>", title: "Nickname", info: "",
-                    defaultValue: "nil", formattedValue: "nil", isStored: false, kind: .value))
+                    formattedDefaultValue: "nil", formattedValue: "nil", hasStoredValue: false, kind: .value))
         #expect(
             catalog[2]
                 == SettingDescription(
                     key: "catalog.volume", type: "Double", title: "Volume", info: "How loud",
-                    defaultValue: "50 %", formattedValue: "60 %", isStored: true,
+                    formattedDefaultValue: "50 %", formattedValue: "60 %", hasStoredValue: true,
                     kind: .number(min: "0 %", max: "100 %", step: "0.1")))
         #expect(catalog[3].kind == .flag)
         #expect(catalog[3].formattedValue == "false")
@@ -86,7 +86,7 @@ final class DerivedSettings: BaseSettings {
         let before = try suite.fileBytes()
         let (catalog, reported) = ReportedErrors.during { AppSettings(store: suite.store).catalog }
         #expect(catalog.first?.formattedValue == "system")
-        #expect(catalog.first?.isStored == true, "something is stored, though it cannot be read")
+        #expect(catalog.first?.hasStoredValue == true, "something is stored, though it cannot be read")
         #expect(reported.map(\.key) == ["catalog.theme"])
         #expect(try suite.fileBytes() == before)
     }

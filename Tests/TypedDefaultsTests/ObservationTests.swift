@@ -50,7 +50,7 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
     @Test func everyChangeOnceInOrderWithOldAndNew() {
         let store = DefaultsStore.inMemory()
         let count = UserDefault(wrappedValue: 0, "count", store: store)
-        let seen = Collected<DefaultsChange<Int>>()
+        let seen = Collected<DefaultsValueChange<Int>>()
         let observation = count.observe { seen.append($0) }
         for value in 1...100 { count.wrappedValue = value }
         let changes = seen.wait(for: 100)
@@ -149,7 +149,7 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
     @Test func anotherProcessWritingIsNoticed() async throws {
         let suite = try TestSuite()
         let value = UserDefault(wrappedValue: -1, "fromChild.0", store: suite.store)
-        let seen = Collected<DefaultsChange<Int>>()
+        let seen = Collected<DefaultsValueChange<Int>>()
         let observation = value.observe { seen.append($0) }
         #expect(try await Probe.run("burst", suite.name, "1", "fromChild").status == 0)
         // Within 2 s of the child's exit, with no refresh: the file watcher noticed it (the

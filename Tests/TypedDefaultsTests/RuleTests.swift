@@ -73,7 +73,7 @@ extension DefaultsKeys {
     @Test func rulesApplyToLoadUpdateAndObservers() throws {
         let store = DefaultsStore.inMemory()
         let level = UserDefault(.level, store: store)
-        let seen = Collected<DefaultsChange<Double>>()
+        let seen = Collected<DefaultsValueChange<Double>>()
         let observation = level.observe { seen.append($0) }
         UserDefault(wrappedValue: 0, "rules.level", store: store).wrappedValue = 7
         #expect(try level.load() == 1)

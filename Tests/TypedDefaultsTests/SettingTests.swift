@@ -163,16 +163,16 @@ extension DefaultsKeys {
 
     @Test func flags() {
         let shuffle = Setting(wrappedValue: false, "shuffle", title: "Shuffle", store: .inMemory())
-        #expect(!shuffle.isSet)
+        #expect(!shuffle.isOn)
         #expect(!shuffle.hasStoredValue)
         shuffle.toggle()
-        #expect(shuffle.isSet)
+        #expect(shuffle.isOn)
         #expect(shuffle.wrappedValue)
         shuffle.toggle()
-        #expect(!shuffle.isSet)
+        #expect(!shuffle.isOn)
         #expect(shuffle.hasStoredValue, "an explicit false is stored")
         DispatchQueue.concurrentPerform(iterations: 100) { _ in shuffle.toggle() }
-        #expect(!shuffle.isSet, "an even number of atomic toggles")
+        #expect(!shuffle.isOn, "an even number of atomic toggles")
     }
 
     // MARK: Metadata
@@ -200,7 +200,7 @@ extension DefaultsKeys {
     @Test func settingsAreObservable() throws {
         let store = DefaultsStore.inMemory()
         let volume = Setting(.volume, range: 0...1, step: 0.1, store: store)
-        let seen = Collected<DefaultsChange<Double>>()
+        let seen = Collected<DefaultsValueChange<Double>>()
         let observation = volume.observe { seen.append($0) }
         volume.increase()
         store[.volume] = 9

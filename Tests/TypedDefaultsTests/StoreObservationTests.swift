@@ -12,7 +12,7 @@ extension DefaultsKeys {
 @Suite struct StoreObservationTests {
     @Test func aTypedKeyIsObservedWithTypedOldAndNewValues() {
         let store = DefaultsStore.inMemory()
-        let seen = Collected<DefaultsChange<Int>>()
+        let seen = Collected<DefaultsValueChange<Int>>()
         let observation = store.observe(.observedLevel) { seen.append($0) }
         defer { observation.cancel() }
         store[.observedLevel] = 2
@@ -27,7 +27,7 @@ extension DefaultsKeys {
     @Test func initialDeliversTheCurrentValueFirst() {
         let store = DefaultsStore.inMemory()
         store[.observedLevel] = 5
-        let seen = Collected<DefaultsChange<Int>>()
+        let seen = Collected<DefaultsValueChange<Int>>()
         let observation = store.observe(.observedLevel, initial: true) { seen.append($0) }
         defer { observation.cancel() }
         store[.observedLevel] = 6
@@ -37,7 +37,7 @@ extension DefaultsKeys {
 
         // On a property, and for a key with nothing stored: the default.
         let property = UserDefault(.observedMode, store: store)
-        let modes = Collected<DefaultsChange<String>>()
+        let modes = Collected<DefaultsValueChange<String>>()
         let propertyObservation = property.observe(initial: true) { modes.append($0) }
         defer { propertyObservation.cancel() }
         #expect(modes.wait(for: 1).map(\.newValue) == ["easy"])
@@ -93,7 +93,7 @@ extension DefaultsKeys {
     @Test func aStoredValueOfTheWrongTypeIsObservedAsTheDefault() throws {
         let suite = try TestSuite()
         suite.plant("not a number", forKey: "level")
-        let seen = Collected<DefaultsChange<Int>>()
+        let seen = Collected<DefaultsValueChange<Int>>()
         let (observation, _) = ReportedErrors.during {
             suite.store.observe(.observedLevel, initial: true) { seen.append($0) }
         }
@@ -108,7 +108,7 @@ extension StoreObservationTests {
         let store = DefaultsStore.inMemory()
         let volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
         volume.wrappedValue = 0.7
-        let seen = Collected<DefaultsChange<Double>>()
+        let seen = Collected<DefaultsValueChange<Double>>()
         let observation = volume.observe(initial: true) { seen.append($0) }
         defer { observation.cancel() }
         volume.wrappedValue = 0.9

@@ -15,14 +15,28 @@ import Foundation
 /// Malformed JSON reads as the default and reports ``DefaultsError/corrupt(key:underlying:)``;
 /// a value JSON cannot hold (a `Double.nan` field) is not written and reports
 /// ``DefaultsError/encodingFailed(key:underlying:)``.
+///
+/// A type that is `Codable` and also `RawRepresentable` or `NSSecureCoding` qualifies for two
+/// representations; see ``DefaultsPreferCodable`` for which one it gets and how to pick.
 extension DefaultsValueConvertible where Self: Codable {
     public init(defaultsRepresentation: String) throws {
-        self = try JSONDecoder().decode(Self.self, from: Data(defaultsRepresentation.utf8))
+        self = try CodableJSON.decode(defaultsRepresentation)
     }
 
     public func defaultsRepresentation() throws -> String {
+        try CodableJSON.encode(self)
+    }
+}
+
+/// The JSON text a `Codable` value is stored as.
+enum CodableJSON {
+    static func decode<Value: Decodable>(_ json: String) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: Data(json.utf8))
+    }
+
+    static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

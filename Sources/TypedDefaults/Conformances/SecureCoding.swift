@@ -32,17 +32,10 @@ import Foundation
 /// in the archive are decoded by your `init(coder:)`, which should use `decodeObject(of:forKey:)`.
 extension DefaultsValueConvertible where Self: NSObject & NSSecureCoding {
     public init(defaultsRepresentation data: Data) throws {
-        try KeyedArchive.requireSecureCoding(Self.self)
-        try KeyedArchive.requireRoot(of: Self.self, in: data)
-        guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: Self.self, from: data) else {
-            throw KeyedArchive.Failure.undecodable(className: String(reflecting: Self.self))
-        }
-        self = value
+        self = try KeyedArchive.unarchive(Self.self, from: data)
     }
 
     public func defaultsRepresentation() throws -> Data {
-        try KeyedArchive.requireSecureCoding(type(of: self))
-        _ = try KeyedArchive.className(of: type(of: self))
-        return try NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true)
+        try KeyedArchive.archive(self)
     }
 }

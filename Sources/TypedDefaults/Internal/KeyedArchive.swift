@@ -26,6 +26,23 @@ enum KeyedArchive {
         }
     }
 
+    /// The object archived in `data`, checked before corelibs can crash on it.
+    static func unarchive<Object: NSObject & NSSecureCoding>(_ type: Object.Type, from data: Data) throws -> Object {
+        try requireSecureCoding(type)
+        try requireRoot(of: type, in: data)
+        guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data) else {
+            throw Failure.undecodable(className: String(reflecting: type))
+        }
+        return value
+    }
+
+    /// A secure-coding archive of `object`, refused for a class corelibs cannot archive.
+    static func archive(_ object: some NSObject & NSSecureCoding) throws -> Data {
+        try requireSecureCoding(type(of: object))
+        _ = try className(of: type(of: object))
+        return try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
+    }
+
     static func requireSecureCoding(_ type: (NSObject & NSSecureCoding).Type) throws {
         guard type.supportsSecureCoding else {
             throw Failure.notSecureCoding(className: String(reflecting: type))

@@ -6,7 +6,7 @@ struct SlotChange: Sendable {
     let key: String
     let oldObject: PropertyList?
     let newObject: PropertyList?
-    let origin: DefaultsKeyChange.Origin
+    let origin: DefaultsChangeOrigin
 }
 
 /// The observers of one suite, and the serial queue that delivers changes to them in the

@@ -500,7 +500,7 @@ import Foundation
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
     /// `didSet` callbacks run once the lock is released.
     private func change(
-        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsKeyChange.Origin, _ after: inout AfterUnlock
+        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
         let hasObservers = !observers.isEmpty
         let callbacks = slot.liveCallbacks()
@@ -577,7 +577,7 @@ import Foundation
     /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
     /// written here since, change to them.
     private func takeIn(
-        _ contents: [String: PropertyList], origin: DefaultsKeyChange.Origin, _ after: inout AfterUnlock
+        _ contents: [String: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
         stored = contents
         hasLoaded = true

@@ -38,7 +38,7 @@ extension DefaultsStore {
     /// ```
     public func observe<Value>(
         _ key: DefaultsKey<Value>, initial: Bool = false,
-        _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+        _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {
         UserDefault(key, store: self).observe(initial: initial, handler)
     }
@@ -57,7 +57,9 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(.volume) { print(change.newValue) }
     /// ```
-    public func changes<Value>(_ key: DefaultsKey<Value>, initial: Bool = false) -> AsyncStream<DefaultsChange<Value>> {
+    public func changes<Value>(_ key: DefaultsKey<Value>, initial: Bool = false) -> AsyncStream<
+        DefaultsValueChange<Value>
+    > {
         .observing { observe(key, initial: initial, $0) }
     }
 

@@ -19,12 +19,12 @@ extension UserDefault where Value: Sendable {
     /// let observation = $theme.observe(initial: true) { change in apply(change.newValue) }
     /// ```
     public func observe(
-        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {
         let (key, decode) = (key, typedDecoder())
         return store.state.addObserver(keys: [key], initial: initial) { change in
             handler(
-                DefaultsChange(
+                DefaultsValueChange(
                     key: key, oldValue: decode(change.oldObject), newValue: decode(change.newObject),
                     origin: change.origin))
         }
@@ -55,7 +55,7 @@ extension UserDefault where Value: Sendable {
     ///     print("another process set the volume to \(change.newValue)")
     /// }
     /// ```
-    public var changes: AsyncStream<DefaultsChange<Value>> {
+    public var changes: AsyncStream<DefaultsValueChange<Value>> {
         .observing { observe($0) }
     }
 }

@@ -133,7 +133,7 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// let observation = settings.$volume.observe { print(settings.$volume.formatted($0.newValue)) }
     /// ```
     public func observe(
-        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsChange<Value>) -> Void
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {
         property.observe(initial: initial, handler)
     }

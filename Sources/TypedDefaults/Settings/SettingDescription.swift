@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// for setting in settings.catalog {
-///     let source = setting.isStored ? "stored" : "default"
+///     let source = setting.hasStoredValue ? "stored" : "default"
 ///     print("\(setting.key) = \(setting.formattedValue) (\(source))")
 /// }
 /// ```
@@ -27,28 +27,28 @@ public struct SettingDescription: Sendable, Hashable {
     public let title: String
     /// The setting's info text; empty when none was given.
     public let info: String
-    /// The default, formatted.
-    public let defaultValue: String
+    /// The default, formatted as ``formattedValue`` is.
+    public let formattedDefaultValue: String
     /// The current value, formatted.
     public let formattedValue: String
     /// Whether a value is stored, as opposed to the default being shown.
-    public let isStored: Bool
+    public let hasStoredValue: Bool
     /// What kind of control fits the setting.
     public let kind: Kind
 
     /// A description with every field given, as a catalog makes them; for tests and for
     /// listing entries that are not settings beside them.
     public init(
-        key: String, type: String, title: String, info: String, defaultValue: String, formattedValue: String,
-        isStored: Bool, kind: Kind
+        key: String, type: String, title: String, info: String, formattedDefaultValue: String, formattedValue: String,
+        hasStoredValue: Bool, kind: Kind
     ) {
         self.key = key
         self.type = type
         self.title = title
         self.info = info
-        self.defaultValue = defaultValue
+        self.formattedDefaultValue = formattedDefaultValue
         self.formattedValue = formattedValue
-        self.isStored = isStored
+        self.hasStoredValue = hasStoredValue
         self.kind = kind
     }
 }

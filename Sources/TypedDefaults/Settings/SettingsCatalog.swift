@@ -55,7 +55,8 @@ extension Setting: DescribableSetting {
         }
         return SettingDescription(
             key: key, type: String(describing: Value.self), title: title, info: info,
-            defaultValue: formatted(defaultValue), formattedValue: formattedValue, isStored: hasStoredValue,
+            formattedDefaultValue: formatted(defaultValue), formattedValue: formattedValue,
+            hasStoredValue: hasStoredValue,
             kind: kind)
     }
 }

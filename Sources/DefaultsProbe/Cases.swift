@@ -171,7 +171,124 @@ extension ProbeCase {
                     let count = UserDefault(wrappedValue: 7, "count", defaults: defaults).wrappedValue
                     return count == 7 ? [] : ["read \(count) instead of the default"]
                 }),
+        ] + typesPeopleStore + wideIntegers
+    }
+
+    /// Types people store that are not property-list values, each with its edge values.
+    private static var typesPeopleStore: [ProbeCase] {
+        var cases: [ProbeCase] = []
+        cases.append(
+            .roundTrip(
+                "decimal", default: Decimal(0),
+                [
+                    Decimal(string: "0.1")! + Decimal(string: "0.2")!, Decimal(string: "-19.99")!,
+                    Decimal(string: "12345678901234567890123456789012345678")!, .greatestFiniteMagnitude,
+                    .leastFiniteMagnitude, .leastNonzeroMagnitude, Decimal(string: "1e-127")!,
+                ]))
+        cases.append(
+            .roundTrip("decimalNaN", default: Decimal(0), [Decimal.nan], same: { $0.isNaN && $1.isNaN }))
+        cases.append(
+            .roundTrip("closedRange", default: 0...1, [Int.min...Int.max, 5...5]))
+        cases.append(
+            .roundTrip("range", default: 0.0..<1.0, [-Double.infinity ..< .infinity, 0.5..<0.5]))
+        cases.append(
+            .roundTrip(
+                "dateRange", default: Date.distantPast..<Date.distantFuture,
+                [fixedDate..<fixedDate.addingTimeInterval(0.125)]))
+        cases.append(
+            .roundTrip(
+                "duration", default: Duration.zero,
+                [
+                    .seconds(90) + .milliseconds(500), .seconds(-1.5),
+                    Duration(secondsComponent: 1, attosecondsComponent: 1),
+                    Duration(secondsComponent: .max, attosecondsComponent: 999_999_999_999_999_999),
+                    Duration(secondsComponent: .min, attosecondsComponent: -999_999_999_999_999_999),
+                ]))
+        cases.append(
+            .roundTrip("character", default: Character("a"), ["é", "e\u{301}", "👩‍👩‍👧‍👦", "\u{0}", "\r\n", "🇺🇦"]))
+        cases.append(
+            .roundTrip("cgFloat", default: CGFloat(0), [CGFloat.pi, -0.1, .greatestFiniteMagnitude, .infinity]))
+        cases.append(
+            .roundTrip(
+                "cgPoint", default: CGPoint.zero, [CGPoint(x: -1.5, y: 1e300), CGPoint(x: CGFloat.infinity, y: 0)]))
+        cases.append(
+            .roundTrip("cgSize", default: CGSize.zero, [CGSize(width: 800, height: 600.25)]))
+        cases.append(
+            .roundTrip("cgRect", default: CGRect.zero, [CGRect(x: -10, y: 0.1, width: 1e-300, height: 42), .infinite]))
+        cases.append(
+            .roundTrip(
+                "locale", default: Locale(identifier: "en_US"),
+                [
+                    Locale(identifier: "de_CH@calendar=buddhist"), Locale(identifier: "zh_Hant_TW"),
+                    Locale(identifier: ""),
+                ]))
+        cases.append(
+            .roundTrip(
+                "timeZone", default: TimeZone(identifier: "UTC")!,
+                [
+                    TimeZone(identifier: "Europe/Berlin")!, TimeZone(secondsFromGMT: 19_800)!,
+                    TimeZone(identifier: "Asia/Kathmandu")!,
+                ]))
+        cases.append(
+            .roundTrip(
+                "indexPath", default: IndexPath(),
+                [IndexPath(indexes: [2, 0, 5]), IndexPath(), IndexPath(index: Int.max)]))
+        cases.append(
+            .roundTrip(
+                "measurement", default: Measurement(value: 0, unit: UnitLength.meters),
+                [
+                    Measurement(value: 5, unit: UnitLength.kilometers),
+                    Measurement(value: -0.1, unit: UnitLength.miles),
+                    Measurement(
+                        value: 1,
+                        unit: UnitLength(symbol: "league", converter: UnitConverterLinear(coefficient: 4828.032))),
+                ],
+                same: sameMeasurement))
+        cases.append(
+            .roundTrip(
+                "temperature", default: Measurement(value: 0, unit: UnitTemperature.celsius),
+                [Measurement(value: 98.6, unit: UnitTemperature.fahrenheit)],
+                same: sameMeasurement))
+        cases.append(
+            .roundTrip(
+                "dateComponents", default: DateComponents(), [fullDateComponents, DateComponents(hour: 8, minute: 30)]))
+        cases.append(
+            .roundTrip(
+                "intKeyDictionary", default: [Int: String](), [[1: "one", -7: "minus seven", .max: "max", .min: "min"]])
+        )
+        cases.append(
+            .roundTrip("uint8KeyDictionary", default: [UInt8: Bool](), [[0: true, 255: false]]))
+        cases.append(
+            .roundTrip("doubleKeyDictionary", default: [Double: Int](), [[0.1: 1, -2.5: 2, .infinity: 3]]))
+        cases.append(
+            .roundTrip("intEnumKeyDictionary", default: [Level: String](), [[.low: "quiet", .high: "loud"]]))
+        cases.append(
+            .roundTrip("characterKeyDictionary", default: [Character: Int](), [["a": 1, "é": 2, "👩‍👩‍👧‍👦": 3]]))
+        return cases
+    }
+
+    /// `Int128` and `UInt128`, where the platform has them.
+    private static var wideIntegers: [ProbeCase] {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return [] }
+        return [
+            .roundTrip("int128", default: Int128(0), [.min, .max, -1, Int128(Int64.max) + 1]),
+            .roundTrip("uint128", default: UInt128(0), [.min, .max, UInt128(UInt64.max) + 1]),
+            .roundTrip("int128KeyDictionary", default: [Int128: String](), [[.max: "max", .min: "min"]]),
         ]
+    }
+
+    private static let fixedDate = Date(timeIntervalSinceReferenceDate: 1_234_567_890.125)
+
+    /// Every field a `DateComponents` has, set.
+    private static var fullDateComponents: DateComponents {
+        var calendar = Calendar(identifier: .japanese)
+        calendar.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        var components = DateComponents(
+            calendar: calendar, timeZone: TimeZone(identifier: "America/New_York"), era: 235, year: 6, month: 2,
+            day: 29, hour: 23, minute: 59, second: 58, nanosecond: 999_999_999, weekday: 5, weekdayOrdinal: 4,
+            quarter: 1, weekOfMonth: 5, weekOfYear: 9, yearForWeekOfYear: 6)
+        components.isLeapMonth = false
+        return components
     }
 
     private static let fixedUUIDs = [
@@ -199,6 +316,12 @@ extension ProbeCase {
     /// A megabyte of every byte value in turn.
     private static var megabyteOfBytes: Data {
         Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0) })
+    }
+
+    /// The same value in the same unit, not only an equal quantity.
+    private static func sameMeasurement<Unit: Dimension>(_ a: Measurement<Unit>, _ b: Measurement<Unit>) -> Bool {
+        a.value == b.value && a.unit.symbol == b.unit.symbol
+            && a.unit.converter.baseUnitValue(fromValue: 1) == b.unit.converter.baseUnitValue(fromValue: 1)
     }
 
     /// Equal, or both NaN; the sign of zero is not compared (see the README's Linux notes).

@@ -1,5 +1,10 @@
-/// Dictionaries are stored as property-list dictionaries when their keys convert to `String`:
-/// `String`, `UUID`, `URL`, `String`-backed enums and your own such types.
+/// Dictionaries are stored as property-list dictionaries, whose keys are strings. Any storable
+/// key type whose stored form is a string or a number works: `String`, `UUID`, `URL`,
+/// `Character`, integers (`[Int: String]`, stored with the key `"42"`), `Bool`, floating-point
+/// numbers, enums backed by any of these, and your own types converted to one of them.
+///
+/// A key stored as a number is written as its text and read back exactly; a stored key that is
+/// not the text of a valid key (`"4x"` in an `[Int: String]`) is a type mismatch naming the key.
 ///
 /// Values may be any storable type, nested to any depth. As with arrays, a dictionary is read
 /// whole or not at all, and a failed read leaves the stored data untouched. Two keys that
@@ -9,15 +14,38 @@
 /// ```swift
 /// @UserDefault("themesByWindow") var themesByWindow: [String: [Theme?]] = [:]
 /// @UserDefault("volumes") var volumes: [Channel: Double] = [.music: 0.5]   // enum Channel: String
+/// @UserDefault("pageTitles") var pageTitles: [Int: String] = [1: "Intro"]
+/// ```
+///
+/// A type of your own that is `LosslessStringConvertible` becomes a key by storing its
+/// description:
+///
+/// ```swift
+/// struct Ticket: Hashable, LosslessStringConvertible, DefaultsValueConvertible {
+///     var number: Int
+///     init(number: Int) { self.number = number }
+///     init?(_ description: String) { guard let number = Int(description) else { return nil }; self.number = number }
+///     var description: String { String(number) }
+///     init(defaultsRepresentation: String) throws {
+///         guard let ticket = Ticket(defaultsRepresentation) else {
+///             throw DefaultsTypeMismatch(expected: Ticket.self, found: defaultsRepresentation)
+///         }
+///         self = ticket
+///     }
+///     func defaultsRepresentation() -> String { description }
+/// }
 /// ```
 extension Dictionary: DefaultsValueConvertible
-where Key: DefaultsValueConvertible, Key.DefaultsRepresentation == String, Value: DefaultsValueConvertible {
+where
+    Key: DefaultsValueConvertible, Key.DefaultsRepresentation: LosslessStringConvertible,
+    Value: DefaultsValueConvertible
+{
     public typealias DefaultsRepresentation = [String: Value.DefaultsRepresentation]
 
     public init(defaultsRepresentation: [String: Value.DefaultsRepresentation]) throws {
         self.init(minimumCapacity: defaultsRepresentation.count)
         for (key, value) in defaultsRepresentation {
-            self[try Located.entry(key) { try Key(defaultsRepresentation: key) }] = try Located.entry(key) {
+            self[try Located.entry(key) { try Self.key(stored: key) }] = try Located.entry(key) {
                 try Value(defaultsRepresentation: value)
             }
         }
@@ -26,12 +54,19 @@ where Key: DefaultsValueConvertible, Key.DefaultsRepresentation == String, Value
     public func defaultsRepresentation() throws -> [String: Value.DefaultsRepresentation] {
         var result = [String: Value.DefaultsRepresentation](minimumCapacity: count)
         for (key, value) in self {
-            let storedKey = try key.defaultsRepresentation()
+            let storedKey = try key.defaultsRepresentation().description
             guard result.updateValue(try value.defaultsRepresentation(), forKey: storedKey) == nil else {
                 throw DuplicateDictionaryKey(storedKey: storedKey)
             }
         }
         return result
+    }
+
+    private static func key(stored: String) throws -> Key {
+        guard let representation = Key.DefaultsRepresentation(stored) else {
+            throw DefaultsTypeMismatch(expected: String(describing: Key.self), found: "key \"\(stored)\"")
+        }
+        return try Key(defaultsRepresentation: representation)
     }
 }
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Compiles every Swift snippet of the README and the DocC catalog, so none can rot.
+
+Usage: check-snippets.py REPO_ROOT WORK_FOLDER
+
+Each ```swift block becomes a module of its own in a generated package that depends on the
+library by path: declarations (types, extensions, imports) stay at file scope, and statements,
+`@UserDefault` and `@Setting` properties included, become the body of an `async throws`
+function, the place where such code compiles (a script's top level accepts no property
+wrapper). A block may need names an earlier block declared; an HTML comment right before it
+supplies them, invisible on the rendered page:
+
+    <!-- snippet context
+    @UserDefault("theme") var theme = Theme.system
+    -->
+
+A block whose first line is `// swift-tools-version: …` is a package manifest: it is evaluated with
+`swift package dump-package`. The script exits non-zero, naming the file and line of each block
+that fails.
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+DECLARATION = re.compile(
+    r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@propertyWrapper"
+    r"|@available|private|fileprivate|public|internal)\b"
+)
+STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+
+
+def snippets(path):
+    """Yields (line number, context, code) for each ```swift block of a Markdown file."""
+    lines = path.read_text().split("\n")
+    index = 0
+    while index < len(lines):
+        if lines[index].strip() == "```swift":
+            start = index + 1
+            end = start
+            while lines[end].strip() != "```":
+                end += 1
+            context = ""
+            if index > 0 and lines[index - 1].strip() == "-->":
+                opening = index - 2
+                while lines[opening].strip() != "<!-- snippet context":
+                    opening -= 1
+                context = "\n".join(lines[opening + 1 : index - 1])
+            yield start + 1, context, "\n".join(lines[start:end])
+            index = end
+        index += 1
+
+
+def split(code):
+    """Splits a block into file-scope declarations and function-body statements."""
+    declarations, statements = [], []
+    depth, target = 0, None
+    for line in code.split("\n"):
+        if depth == 0:
+            target = declarations if DECLARATION.match(line) else statements
+        target.append(line)
+        bare = STRING.sub('""', line).split("//")[0]
+        depth += bare.count("{") - bare.count("}")
+    return "\n".join(declarations), "\n".join(statements)
+
+
+def swift_file(context, code):
+    context_declarations, context_statements = split(context)
+    declarations, statements = split(code)
+    body = "\n".join("    " + line for line in (context_statements + "\n" + statements).split("\n"))
+    return (
+        "import Foundation\nimport TypedDefaults\n\n"
+        + context_declarations
+        + "\n\n"
+        + declarations
+        + "\n\nfunc snippet() async throws {\n"
+        + body
+        + "\n}\n"
+    )
+
+
+def main():
+    root, work = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
+    documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/*.md"))
+    targets, manifests = [], []
+    for document in documents:
+        for line, context, code in snippets(document):
+            where = f"{document.relative_to(root)}:{line}"
+            if code.startswith("// swift-tools-version:"):
+                manifests.append((where, code))
+                continue
+            name = "Snippet_" + re.sub(r"\W", "_", f"{document.stem}_{line}")
+            folder = work / "Sources" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "Snippet.swift").write_text(swift_file(context, code))
+            targets.append((name, where))
+
+    target_list = ",\n".join(
+        f'        .target(name: "{name}", dependencies: [.product(name: "TypedDefaults", package: "root")])'
+        for name, _ in targets
+    )
+    (work / "Package.swift").write_text(
+        "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
+        'let package = Package(\n    name: "Snippets",\n'
+        "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
+        f'    dependencies: [.package(name: "root", path: "{root}")],\n'
+        f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"
+    )
+
+    failures = []
+    for where, code in manifests:
+        folder = work / "manifest" / re.sub(r"\W", "_", where)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "Package.swift").write_text(code + "\n")
+        result = subprocess.run(
+            ["swift", "package", "--package-path", str(folder), "dump-package"], capture_output=True, text=True
+        )
+        if result.returncode != 0:
+            failures.append(f"{where}: the manifest does not evaluate\n{result.stderr}")
+
+    result = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
+    for name, where in targets:
+        errors = [line for line in result.stdout.split("\n") if f"/{name}/" in line and "error:" in line]
+        if errors:
+            failures.append(f"{where}: does not compile\n" + "\n".join(errors))
+    if result.returncode != 0 and not failures:
+        failures.append("the snippets package did not build:\n" + result.stdout[-4000:] + result.stderr[-4000:])
+
+    if failures:
+        print("\n\n".join(failures), file=sys.stderr)
+        sys.exit(1)
+    print(f"{len(targets)} snippets compiled, {len(manifests)} manifests evaluated")
+
+
+if __name__ == "__main__":
+    main()

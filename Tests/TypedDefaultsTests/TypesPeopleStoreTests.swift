@@ -119,6 +119,14 @@ import TypedDefaults
             1.5, as: Duration.zero, isMismatch(expected: "Dictionary<String, Int64>", found: "floating-point"))
     }
 
+    /// Components another program wrote out of their usual ranges still make a duration.
+    @Test func durationReadsAnyComponents() throws {
+        let suite = try TestSuite()
+        suite.plant(["seconds": Int64.max, "attoseconds": Int64.max], forKey: "key")
+        let read = UserDefault(wrappedValue: Duration.zero, "key", defaults: suite.defaults).wrappedValue
+        #expect(read == Duration(secondsComponent: .max, attosecondsComponent: .max))
+    }
+
     @Test func aDurationTooLongToStoreIsRefused() throws {
         try expectRefusedWrite(Duration.seconds(Int64.max) * 2, default: .zero)
         try expectRefusedWrite(Duration.seconds(Int64.min) * 2, default: .zero)
@@ -192,5 +200,8 @@ import TypedDefaults
         try expectFailedRead(["300": true], as: [UInt8: Bool](), isMismatch(expected: "UInt8", found: #"key "300""#))
         try expectFailedRead(["5": "five"], as: [Level: String](), isMismatch(expected: "Level", found: "5"))
         try expectFailedRead(["1": 2], as: [Int: String](), isMismatch(expected: "String", found: "integer 2"))
+        try expectFailedRead(
+            ["5": "a", "05": "b"], as: [Int: String](),
+            isMismatch(expected: "Dictionary<Int, String>", found: "two stored keys for 5"))
     }
 }

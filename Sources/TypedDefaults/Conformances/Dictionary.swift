@@ -4,7 +4,8 @@
 /// numbers, enums backed by any of these, and your own types converted to one of them.
 ///
 /// A key stored as a number is written as its text and read back exactly; a stored key that is
-/// not the text of a valid key (`"4x"` in an `[Int: String]`) is a type mismatch naming the key.
+/// not the text of a valid key (`"4x"` in an `[Int: String]`) is a type mismatch naming the key,
+/// as are two stored keys that read as one (`"5"` and `"05"`).
 ///
 /// Values may be any storable type, nested to any depth. As with arrays, a dictionary is read
 /// whole or not at all, and a failed read leaves the stored data untouched. Two keys that
@@ -44,9 +45,14 @@ where
 
     public init(defaultsRepresentation: [String: Value.DefaultsRepresentation]) throws {
         self.init(minimumCapacity: defaultsRepresentation.count)
-        for (key, value) in defaultsRepresentation {
-            self[try Located.entry(key) { try Self.key(stored: key) }] = try Located.entry(key) {
-                try Value(defaultsRepresentation: value)
+        for (storedKey, value) in defaultsRepresentation {
+            let key = try Located.entry(storedKey) { try Self.key(stored: storedKey) }
+            let value = try Located.entry(storedKey) { try Value(defaultsRepresentation: value) }
+            // Two texts of one key ("5" and "05"): keeping either would drop the other's value.
+            guard updateValue(value, forKey: key) == nil else {
+                throw DefaultsTypeMismatch(
+                    expected: String(describing: Self.self),
+                    found: "two stored keys for \(key), one of them \"\(storedKey)\"")
             }
         }
     }

@@ -26,16 +26,7 @@ import Foundation
 public protocol DefaultsPreferCodable: Codable, DefaultsValueConvertible
 where DefaultsRepresentation == String {}
 
-extension DefaultsPreferCodable {
-    public init(defaultsRepresentation: String) throws {
-        self = try CodableJSON.decode(defaultsRepresentation)
-    }
-
-    public func defaultsRepresentation() throws -> String {
-        try CodableJSON.encode(self)
-    }
-}
-
+// A type that is not `RawRepresentable` is stored as JSON already; this wins over the raw value.
 extension DefaultsPreferCodable where Self: RawRepresentable, RawValue: DefaultsValueConvertible {
     public init(defaultsRepresentation: String) throws {
         self = try CodableJSON.decode(defaultsRepresentation)

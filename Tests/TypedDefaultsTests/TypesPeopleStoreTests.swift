@@ -194,6 +194,16 @@ import TypedDefaults
         #expect(try stored([0.5: 1]) as? [String: Int] == ["0.5": 1])
     }
 
+    /// The doc comment's example: a `LosslessStringConvertible` type of one's own as a key.
+    @Test func aLosslessStringConvertibleTypeIsAKey() throws {
+        let suite = try TestSuite()
+        @UserDefault("seats", defaults: suite.defaults) var seats: [Ticket: String] = [:]
+        seats = [Ticket(number: 7): "Ada", Ticket(number: 12): "Grace"]
+        #expect(try suite.flushedObject(forKey: "seats") as? [String: String] == ["7": "Ada", "12": "Grace"])
+        #expect(seats[Ticket(number: 12)] == "Grace")
+        try expectFailedRead(["seven": "Ada"], as: [Ticket: String](), isMismatch(expected: "Ticket", found: "seven"))
+    }
+
     @Test func keysThatAreNotTheTextOfAKeyAreRefused() throws {
         try expectFailedRead(
             ["1": "one", "4x": "four"], as: [Int: String](), isMismatch(expected: "Int", found: #"key "4x""#))
@@ -204,4 +214,21 @@ import TypedDefaults
             ["5": "a", "05": "b"], as: [Int: String](),
             isMismatch(expected: "Dictionary<Int, String>", found: "two stored keys for 5"))
     }
+}
+
+struct Ticket: Hashable, LosslessStringConvertible, DefaultsValueConvertible {
+    var number: Int
+    init(number: Int) { self.number = number }
+    init?(_ description: String) {
+        guard let number = Int(description) else { return nil }
+        self.number = number
+    }
+    var description: String { String(number) }
+    init(defaultsRepresentation: String) throws {
+        guard let ticket = Ticket(defaultsRepresentation) else {
+            throw DefaultsTypeMismatch(expected: Ticket.self, found: defaultsRepresentation)
+        }
+        self = ticket
+    }
+    func defaultsRepresentation() -> String { description }
 }

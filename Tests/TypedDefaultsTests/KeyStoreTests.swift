@@ -19,7 +19,7 @@ extension DefaultsKeys {
     @Test func aPropertyOrSettingOfAKeyUsesTheKeysStore() throws {
         let name = "typeddefaults-tests.literal-suite"
         defer {
-            if let file = DefaultsStore.literalSuite.fileURL { try? FileManager.default.removeItem(at: file) }
+            if let file = DefaultsStore.literalSuite.fileURL { TestSuite.removeFiles(of: file) }
         }
         let property = UserDefault(.carried)
         #expect(property.store.fileURL == DefaultsStore.literalSuite.fileURL)

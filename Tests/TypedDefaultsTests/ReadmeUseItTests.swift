@@ -22,7 +22,7 @@ extension DefaultsKeys {
     @Test func theFirstExampleWorksInsideAType() throws {
         defer {
             if let file = DefaultsStore(suite: "typeddefaults-tests.readme-use-it").fileURL {
-                try? FileManager.default.removeItem(at: file)
+                TestSuite.removeFiles(of: file)
             }
         }
         let preferences = Preferences()

@@ -38,6 +38,9 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case writeFailed(path: String, underlying: any Error)
     /// Two ``DefaultsKey``s with one name and different value types were used in one suite.
     case keyTypeConflict(key: String, types: [String])
+    /// A migration step threw: nothing it would have changed was written, the suite stays at
+    /// the version before it (`version - 1`), and later steps did not run.
+    case migrationFailed(version: Int, step: String, underlying: any Error)
 
     /// The key the error is about, if it is about one.
     public var key: String? {
@@ -45,7 +48,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _):
             key
-        case .invalidSuiteName, .corruptFile, .readFailed, .writeFailed:
+        case .invalidSuiteName, .corruptFile, .readFailed, .writeFailed, .migrationFailed:
             nil
         }
     }
@@ -72,6 +75,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "key \"\(key)\" is declared with different value types: \(types.joined(separator: " and "))"
         case .writeFailed(let path, let underlying):
             "cannot write \(path): \(underlying); the changes are kept for the next flush"
+        case .migrationFailed(let version, let step, let underlying):
+            "migration step \(version) (\(step)) failed, nothing of it was written: \(underlying)"
         }
     }
 

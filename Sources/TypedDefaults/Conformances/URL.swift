@@ -13,13 +13,19 @@ import Foundation
 ///
 /// Reads also take every form plain `UserDefaults` writes for a URL: a bare absolute path
 /// (corelibs, for a file URL) or a `~/…` path (Apple platforms) as a file URL, and a keyed
-/// archive of an `NSURL` (Apple platforms, for other URLs). So a string stored without a scheme
-/// that starts with `/` reads as a file URL, not as a relative URL.
+/// archive of an `NSURL` (Apple platforms, for other URLs), and the quoted JSON string
+/// sindresorhus/Defaults writes (`"\"https://swift.org\""`). So a string stored without a
+/// scheme that starts with `/` reads as a file URL, not as a relative URL.
 extension URL: DefaultsValueConvertible {
     public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
         switch stored.object {
         case let string as String:
-            if string.hasPrefix("/") {
+            if string.count >= 2, string.hasPrefix("\""), string.hasSuffix("\""),
+                let unquoted = try? JSONDecoder().decode(String.self, from: Data(string.utf8))
+            {
+                // sindresorhus/Defaults stores a URL as a JSON string: quoted. No URL starts with a quote.
+                self = try URL(defaultsRepresentation: DefaultsPropertyList(unquoted))
+            } else if string.hasPrefix("/") {
                 self = URL(fileURLWithPath: string)
             } else if string.hasPrefix("~") {
                 self = URL(fileURLWithPath: NSString(string: string).expandingTildeInPath)

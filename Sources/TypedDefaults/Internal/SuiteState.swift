@@ -290,6 +290,43 @@ import Foundation
         }
     }
 
+    /// Runs `body` on the freshest contents of the suite and commits what it changed, with every
+    /// pending change, under the backend's cross-process lock, in one replacement of the file.
+    /// When `body` throws, nothing is written and pending changes stay pending. Observers hear
+    /// of each key `body` changed. Called from inside an update's body on the same thread, it
+    /// throws rather than wait for the lock that thread holds.
+    func commitEdit(_ body: @escaping SuiteEdit.Body) throws(DefaultsError) {
+        guard joinableTransaction() == nil else {
+            throw .writeFailed(path: location, underlying: NestedCommit())
+        }
+        var after = AfterUnlock()
+        defer { after.run() }
+        let limit = PlistFile.Wait.lock
+        try lockFlushes(waitingAtMost: limit)
+        defer { flushLock.unlock() }
+        let changes = takePending()
+        var edited: [String: PropertyList?] = [:]
+        do {
+            let contents = try backend.commit(changes, waitingAtMost: limit) { edit throws(DefaultsError) in
+                try body(edit)
+                edited = edit.changes
+            }
+            lock.withLock {
+                // This process's edit first, so taking in the file does not mistake it for
+                // another process's change.
+                for (key, object) in edited {
+                    change(slotLocked(for: key), to: object, origin: .thisProcess, &after)
+                }
+                stored?.apply(edited)
+                refresh(from: contents, &after)
+                forgetBases(of: changes)
+            }
+        } catch {
+            restore(changes)
+            throw error
+        }
+    }
+
     /// Commits every pending change to the backend, waiting at most `limit` seconds for other
     /// writers. Called from inside an update's `transform`, the changes join that update's
     /// commit and are written with it.
@@ -604,6 +641,14 @@ private final class Transaction {
     func join(_ changes: [String: PropertyList?]) {
         edit.apply(changes)
         self.changes.merge(changes) { $1 }
+    }
+}
+
+/// A commit of several keys asked for from inside an update's body, which holds the suite's
+/// commit lock on the same thread.
+struct NestedCommit: Error, CustomStringConvertible {
+    var description: String {
+        "a migration or edit of several keys cannot run inside an update of the same suite"
     }
 }
 

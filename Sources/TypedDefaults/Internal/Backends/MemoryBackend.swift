@@ -21,11 +21,11 @@ struct MemoryBackend: StoreBackend {
     /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
     /// copy, outside this backend's lock (it runs user code, which may read the suite).
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
-    ) -> SuiteContents {
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+    ) throws(DefaultsError) -> SuiteContents {
         var values = contents.withLock { $0 }
         values.apply(changes)
-        values.edit(with: edit) { current in contents.withLock { $0 = current } }
+        try values.edit(with: edit) { current in contents.withLock { $0 = current } }
         contents.withLock { $0 = values }
         return .unknown
     }

@@ -48,7 +48,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
             var contents = unchangedSinceWritten().map { SuiteContents(values: $0) } ?? file.readMovingCorruptAside()
@@ -57,8 +57,9 @@ struct PlistFileBackend: StoreBackend {
                 throw contents.problem ?? .readFailed(path: file.url.path, underlying: SystemError(code: EIO))
             }
             values.apply(changes)
-            values.edit(with: edit) { current throws(DefaultsError) in try write(current) }
-            try write(values)
+            let edited = try values.edit(with: edit) { current throws(DefaultsError) in try write(current) }
+            // An edit that only read (a migration already run, a dry run) leaves the file as it is.
+            if !changes.isEmpty || edited { try write(values) }
             contents.values = values
             // So plain reads in this process see the new file: with nothing of its own to write,
             // synchronize() only drops corelibs' cached copy. If plain writes are pending there,

@@ -26,9 +26,9 @@ protocol StoreBackend: Sendable {
     /// Makes `changes` durable (`nil` removes a key), then lets `edit` read and change the
     /// freshest contents, all under one cross-process lock where the backend has one, waited
     /// for at most `limit` seconds. Returns the suite's whole contents after the commit when
-    /// the backend knows them.
+    /// the backend knows them. When `edit` throws, nothing is written, `changes` included.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
@@ -62,15 +62,21 @@ enum Reloaded {
 /// the update's own body, on the same thread) joins it rather than waiting for a lock its own
 /// thread holds.
 final class SuiteEdit {
+    /// What a commit runs on the edit; throwing abandons the whole commit.
+    typealias Body = (SuiteEdit) throws(DefaultsError) -> Void
+
     private let base: (String) -> PropertyList?
+    /// The keys the contents held before the edit.
+    let baseKeys: () -> Set<String>
     /// Every key changed so far: `nil` removes it.
     private(set) var changes: [String: PropertyList?] = [:]
     /// Writes the contents as they stand now, for a process that exits in the middle of the
     /// commit (`exit()` called from an update's body).
     var writeNow: () throws(DefaultsError) -> Void = {}
 
-    init(base: @escaping (String) -> PropertyList?) {
+    init(base: @escaping (String) -> PropertyList?, keys: @escaping () -> Set<String>) {
         self.base = base
+        baseKeys = keys
     }
 
     subscript(key: String) -> PropertyList? {
@@ -104,19 +110,22 @@ extension Dictionary where Key == String, Value == PropertyList {
     }
 
     /// Runs `edit` on these contents and applies what it changed; `writeNow` receives the
-    /// contents as they stand, should the process end inside `edit`.
+    /// contents as they stand, should the process end inside `edit`. When `edit` throws, these
+    /// contents are left as they were. Returns whether `edit` changed anything.
+    @discardableResult
     mutating func edit(
-        with edit: ((SuiteEdit) -> Void)?, writeNow: @escaping ([String: PropertyList]) throws(DefaultsError) -> Void
-    ) {
-        guard let edit else { return }
+        with edit: SuiteEdit.Body?, writeNow: @escaping ([String: PropertyList]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> Bool {
+        guard let edit else { return false }
         let base = self
-        let suiteEdit = SuiteEdit { base[$0] }
+        let suiteEdit = SuiteEdit(base: { base[$0] }, keys: { Set(base.keys) })
         suiteEdit.writeNow = { [unowned suiteEdit] () throws(DefaultsError) in
             var current = base
             current.apply(suiteEdit.changes)
             try writeNow(current)
         }
-        edit(suiteEdit)
+        try edit(suiteEdit)
         apply(suiteEdit.changes)
+        return !suiteEdit.changes.isEmpty
     }
 }

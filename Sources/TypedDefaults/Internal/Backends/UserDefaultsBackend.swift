@@ -46,10 +46,10 @@ struct UserDefaultsBackend: StoreBackend {
     /// `changes` were written through as they were made; `edit` changes are written through
     /// now. On Linux, synchronizes, since corelibs Foundation writes only then.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: ((SuiteEdit) -> Void)?
-    ) -> SuiteContents {
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+    ) throws(DefaultsError) -> SuiteContents {
         if let edit {
-            let suiteEdit = SuiteEdit { object(forKey: $0) }
+            let suiteEdit = SuiteEdit(base: { object(forKey: $0) }, keys: { Set(storedKeys()) })
             let writeChanges = { [unowned suiteEdit] in
                 for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
             }
@@ -57,7 +57,7 @@ struct UserDefaultsBackend: StoreBackend {
                 writeChanges()
                 synchronize()
             }
-            edit(suiteEdit)
+            try edit(suiteEdit)
             writeChanges()
         }
         synchronize()

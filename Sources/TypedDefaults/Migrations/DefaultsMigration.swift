@@ -1,0 +1,155 @@
+import Foundation
+
+/// One step of a suite's migrations: what a release changes in what earlier releases stored.
+///
+/// Declare the steps in a list that only ever grows, and run it at launch with
+/// ``DefaultsStore/migrate(_:)``. Version N is the N-th step: a suite records the version it
+/// reached, so each step runs once per suite, and a later release appends steps.
+///
+/// ```swift
+/// try store.migrate([
+///     .renameKey("userName", to: "displayName"),                                           // version 1
+///     .convert("theme", from: Int.self, to: Theme.self) { $0 == 1 ? Theme.dark : .light },  // version 2
+///     .dropKey("legacyFlag"),                                                                // version 3
+/// ])
+/// ```
+///
+/// A step sees the suite as it is on disk, under the suite's cross-process lock, and its
+/// changes are written together, in one replacement of the file, only once the whole step has
+/// succeeded. A key the step does not find is left alone: a step never fails for a value that
+/// was never stored.
+public struct DefaultsMigration: Sendable {
+    /// What the step does, as a report shows it: `rename "userName" to "displayName"`.
+    public let summary: String
+    let apply: @Sendable (inout MigrationWork) throws -> Void
+
+    init(_ summary: String, _ apply: @escaping @Sendable (inout MigrationWork) throws -> Void) {
+        self.summary = summary
+        self.apply = apply
+    }
+}
+
+extension DefaultsMigration {
+    /// Stores the value of `key` under `newKey`, unchanged, and removes `key`.
+    ///
+    /// When `newKey` already holds a value (written by a release that knew the new name before
+    /// this step ran), that value is the newer one: it stays, and `key` is removed.
+    public static func renameKey(_ key: String, to newKey: String) -> DefaultsMigration {
+        DefaultsMigration("rename \"\(key)\" to \"\(newKey)\"") { work in
+            guard key != newKey, let object = work[key] else { return }
+            if work[newKey] == nil { work[newKey] = object }
+            work[key] = nil
+        }
+    }
+
+    /// Removes `key` and its value.
+    public static func dropKey(_ key: String) -> DefaultsMigration {
+        DefaultsMigration("drop \"\(key)\"") { work in
+            if work[key] != nil { work[key] = nil }
+        }
+    }
+
+    /// Moves the value of `key` to another suite, under `newKey` (the same name by default).
+    ///
+    /// Two files change, so this is two commits: the value is first stored in `store` (which
+    /// keeps a value it already holds under `newKey`), then removed here. A crash between them
+    /// leaves the value in both suites, never in neither, and the step runs again at the next
+    /// launch.
+    public static func moveKey(_ key: String, to store: DefaultsStore, as newKey: String? = nil) -> DefaultsMigration {
+        let destination = newKey ?? key
+        return DefaultsMigration("move \"\(key)\" to \"\(destination)\" in \(store.state.location)") { work in
+            guard let object = work[key] else { return }
+            work.moves.append(MigrationWork.Move(store: store, key: destination, object: object))
+            work[key] = nil
+        }
+    }
+
+    /// Converts the value of `key` from `Old` to `New`: `Int` to an enum, `String` to `URL`,
+    /// `[String]` to `Set<Tag>`.
+    ///
+    /// ```swift
+    /// .convert("tags", from: [String].self, to: Set<Tag>.self) { Set($0.compactMap(Tag.init)) }
+    /// ```
+    ///
+    /// A stored value that reads as `New` but not as `Old` was converted already (a release
+    /// wrote the new type before this step ran) and is kept. One that reads as neither, or a
+    /// conversion that throws, fails the step.
+    public static func convert<Old: DefaultsValueConvertible & Sendable, New: DefaultsValueConvertible & Sendable>(
+        _ key: String, from old: Old.Type, to new: New.Type, _ conversion: @escaping @Sendable (Old) throws -> New
+    ) -> DefaultsMigration {
+        DefaultsMigration("convert \"\(key)\" from \(Old.self) to \(New.self)") { work in
+            guard let object = work[key] else { return }
+            switch Conversion.decode(object, as: Old.self, key: key) {
+            case .success(let value):
+                work[key] = try Conversion.encode(try conversion(value), key: key).get()
+            case .failure(let error):
+                if case .success = Conversion.decode(object, as: New.self, key: key) { return }
+                throw error
+            }
+        }
+    }
+
+    /// Decodes the JSON stored under `key` with an old `Codable` shape, and stores the value
+    /// `conversion` builds from it: a field renamed, split or dropped.
+    ///
+    /// ```swift
+    /// struct LayoutV1: Decodable { var size: Int }
+    /// .evolve("layout", from: LayoutV1.self, to: Layout.self) { Layout(width: $0.size, height: $0.size) }
+    /// ```
+    ///
+    /// The JSON may be a string (as TypedDefaults and sindresorhus/Defaults store `Codable`
+    /// values) or `Data` (as SwiftyUserDefaults does). A value that reads as `New` already is
+    /// kept; one that is no JSON of the old shape fails the step.
+    public static func evolve<Old: Decodable & Sendable, New: DefaultsValueConvertible & Sendable>(
+        _ key: String, from old: Old.Type, to new: New.Type, _ conversion: @escaping @Sendable (Old) throws -> New
+    ) -> DefaultsMigration {
+        DefaultsMigration("evolve \"\(key)\" from \(Old.self) to \(New.self)") { work in
+            guard let object = work[key] else { return }
+            let decoded: Old
+            do {
+                decoded = try JSONDecoder().decode(Old.self, from: try MigrationWork.json(in: object))
+            } catch {
+                if case .success = Conversion.decode(object, as: New.self, key: key) { return }
+                throw DefaultsError.reading(key, error)
+            }
+            work[key] = try Conversion.encode(try conversion(decoded), key: key).get()
+        }
+    }
+
+    /// Reads the JSON another library stored under `key` (a string or `Data`) as `Value`, and
+    /// stores it as TypedDefaults stores `Value`.
+    ///
+    /// ```swift
+    /// .decodeJSON("theme", as: Theme.self)     // sindresorhus/Defaults: "\"dark\"" becomes "dark"
+    /// .decodeJSON("layout", as: Layout.self)   // SwiftyUserDefaults: JSON Data becomes a JSON string
+    /// ```
+    public static func decodeJSON<Value: Decodable & DefaultsValueConvertible & Sendable>(
+        _ key: String, as type: Value.Type
+    ) -> DefaultsMigration {
+        let step = evolve(key, from: Value.self, to: Value.self) { $0 }
+        return DefaultsMigration("decode the JSON of \"\(key)\" as \(Value.self)", step.apply)
+    }
+
+    /// A step of your own, with the stored objects of the whole suite to read and change.
+    ///
+    /// ```swift
+    /// .custom("split the window frame") { values in
+    ///     guard let frame = values["frame"] as? [Double], frame.count == 4 else { return }
+    ///     values["origin"] = ["x": frame[0], "y": frame[1]]
+    ///     values["size"] = ["width": frame[2], "height": frame[3]]
+    ///     values["frame"] = nil
+    /// }
+    /// ```
+    ///
+    /// Objects are property-list values: `String`, numbers, `Bool`, `Data`, `Date`, and arrays
+    /// and `String`-keyed dictionaries of these. Storing anything else fails the step.
+    public static func custom(
+        _ summary: String, _ body: @escaping @Sendable (inout DefaultsMigrationValues) throws -> Void
+    ) -> DefaultsMigration {
+        DefaultsMigration(summary) { work in
+            var values = DefaultsMigrationValues(work: work)
+            try body(&values)
+            work = try values.checkedWork()
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+extension DefaultsStore {
+    /// The key under which a suite records the last migration step it ran (an integer).
+    ///
+    /// Reserved: do not store anything else under it. ``removeAll()`` removes it with every
+    /// other key, so the steps run again on the next ``migrate(_:)``; they find nothing to
+    /// change.
+    public static let schemaVersionKey = "TypedDefaults.schemaVersion"
+
+    /// How many migration steps the suite has run: 0 before its first ``migrate(_:)``.
+    ///
+    /// ```swift
+    /// if store.schemaVersion < 3 { print("settings from an older release") }
+    /// ```
+    public var schemaVersion: Int {
+        switch state.read(state.slot(for: Self.schemaVersionKey), as: Int.self) {
+        case .cached(.success(let version)), .decoded(.success(let version)): version
+        case .missing, .cached(.failure), .decoded(.failure): 0
+        }
+    }
+
+    /// Runs the steps the suite has not run yet, in order, each once: step N brings the suite to
+    /// version N.
+    ///
+    /// ```swift
+    /// let store = try DefaultsStore(suiteName: "com.example.app")
+    /// try store.migrate([
+    ///     .renameKey("userName", to: "displayName"),                                           // version 1
+    ///     .convert("theme", from: Int.self, to: Theme.self) { $0 == 1 ? Theme.dark : .light },  // version 2
+    ///     .dropKey("legacyFlag"),                                                                // version 3
+    /// ])
+    /// store.schemaVersion   // 3; migrating again with the same steps changes nothing
+    /// ```
+    ///
+    /// Each step runs under the suite's cross-process lock on the suite as it is on disk, and
+    /// what it changes is written in one atomic replacement of the file, with the new version:
+    /// two processes migrating at once run each step once, and a crash leaves the file with all
+    /// of a step or none of it. A step that throws changes nothing; the error is reported to
+    /// ``DefaultsError/handler`` and thrown (``DefaultsError/migrationFailed(version:step:underlying:)``),
+    /// later steps do not run, and the program goes on with what is stored and with defaults.
+    ///
+    /// Migrate before reading the keys the steps change: a read of a value still in its old
+    /// format gives the default and reports a type mismatch, and leaves the value for the step.
+    /// A suite already at the last version costs one read of the cached version.
+    public func migrate(_ steps: [DefaultsMigration]) throws(DefaultsError) {
+        guard schemaVersion < steps.count else { return }
+        for (index, step) in steps.enumerated() {
+            do {
+                try run(step, version: index + 1)
+            } catch {
+                DefaultsError.report(error)
+                throw error
+            }
+        }
+    }
+
+    /// What each step the suite has not run yet would change, without writing anything: for a
+    /// review, a log line, or a command-line `--dry-run`.
+    ///
+    /// ```swift
+    /// for step in try store.pendingMigrations(steps) {
+    ///     print("version \(step.version): \(step.summary)")
+    ///     for change in step.changes { print("  \(change)") }
+    /// }
+    /// ```
+    ///
+    /// Each step sees what the steps before it would have left. A step that would fail is
+    /// reported with its error, and the steps after it are not listed.
+    public func pendingMigrations(_ steps: [DefaultsMigration]) throws(DefaultsError) -> [DefaultsMigrationReport] {
+        var reports: [DefaultsMigrationReport] = []
+        try state.commitEdit { edit in
+            var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
+            let current = Self.version(in: work[Self.schemaVersionKey])
+            for (index, step) in steps.enumerated() where index + 1 > current {
+                let before = work
+                do {
+                    try step.apply(&work)
+                } catch {
+                    reports.append(
+                        DefaultsMigrationReport(
+                            version: index + 1, summary: step.summary, changes: [],
+                            error: .migrationFailed(version: index + 1, step: step.summary, underlying: error)))
+                    return
+                }
+                reports.append(
+                    DefaultsMigrationReport(
+                        version: index + 1, summary: step.summary, changes: work.changes(since: before), error: nil))
+                work.moves = []
+            }
+        }
+        return reports
+    }
+
+    /// Runs `step` as version `version`, unless the suite has reached it.
+    private func run(_ step: DefaultsMigration, version: Int) throws(DefaultsError) {
+        try state.commitEdit { [state] edit throws(DefaultsError) in
+            guard Self.version(in: edit[Self.schemaVersionKey]) < version else { return }
+            var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
+            do {
+                try step.apply(&work)
+                for move in work.moves {
+                    if move.store.state === state {
+                        if work[move.key] == nil { work[move.key] = move.object }
+                    } else {
+                        try move.store.state.commitEdit { destination in
+                            if destination[move.key] == nil { destination[move.key] = move.object }
+                        }
+                    }
+                }
+            } catch {
+                throw .migrationFailed(version: version, step: step.summary, underlying: error)
+            }
+            for (key, object) in work.changes { edit[key] = object }
+            edit[Self.schemaVersionKey] = PropertyList(version)
+        }
+    }
+
+    /// The version a stored object records; a missing or unreadable one is version 0.
+    private static func version(in object: PropertyList?) -> Int {
+        object.flatMap { try? Int(_propertyListObject: $0.object) } ?? 0
+    }
+}

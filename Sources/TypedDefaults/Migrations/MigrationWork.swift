@@ -1,0 +1,69 @@
+import Foundation
+
+/// A suite's contents while a migration step runs: reads see the suite with the step's changes,
+/// and the changes collect here, to be committed only once the whole step has succeeded.
+struct MigrationWork {
+    /// A value to store in another suite before this one's changes are committed.
+    struct Move {
+        let store: DefaultsStore
+        let key: String
+        let object: PropertyList
+    }
+
+    private let stored: (String) -> PropertyList?
+    private let storedKeys: () -> Set<String>
+    /// Every key changed so far: `nil` removes it.
+    private(set) var changes: [String: PropertyList?] = [:]
+    var moves: [Move] = []
+
+    init(stored: @escaping (String) -> PropertyList?, storedKeys: @escaping () -> Set<String>) {
+        self.stored = stored
+        self.storedKeys = storedKeys
+    }
+
+    subscript(key: String) -> PropertyList? {
+        get {
+            if let changed = changes[key] { return changed }
+            return stored(key)
+        }
+        set { changes[key] = .some(newValue) }
+    }
+
+    /// Every key held, with the changes.
+    var keys: Set<String> {
+        var keys = storedKeys()
+        for (key, object) in changes {
+            if object == nil { keys.remove(key) } else { keys.insert(key) }
+        }
+        return keys
+    }
+
+    /// The JSON bytes of a value stored as a JSON string or as JSON `Data`.
+    static func json(in object: PropertyList) throws -> Data {
+        switch object.object {
+        case let text as String: return Data(text.utf8)
+        case let data as Data: return data
+        default:
+            throw DefaultsTypeMismatch(
+                expected: "JSON as a String or Data", found: StoredObject.describe(object.object))
+        }
+    }
+}
+
+extension MigrationWork {
+    /// The changes made since `before`, described, sorted by key; moves to other suites last.
+    func changes(since before: MigrationWork) -> [DefaultsMigrationReport.Change] {
+        let describe = { (object: PropertyList?) in object.map { StoredObject.describe($0.object) } }
+        let local = changes.keys.sorted().compactMap { key -> DefaultsMigrationReport.Change? in
+            let (old, new) = (before[key], self[key])
+            guard !PropertyList.same(old, new) else { return nil }
+            return DefaultsMigrationReport.Change(
+                key: key, suite: nil, oldValue: describe(old), newValue: describe(new))
+        }
+        let moved = moves.map { move in
+            DefaultsMigrationReport.Change(
+                key: move.key, suite: move.store.state.location, oldValue: nil, newValue: describe(move.object))
+        }
+        return local + moved
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+@testable import DefaultsProbe
+
+enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
+
+/// Migration steps on one suite, in this process: what each kind does, and that a failing
+/// step changes nothing. Other processes, crashes and other libraries' files are in
+/// `MigrationProcessTests`.
+@Suite struct MigrationTests {
+    static let issueSteps: [DefaultsMigration] = [
+        .renameKey("userName", to: "displayName"),
+        .convert("theme", from: Int.self, to: MigratedTheme.self) { $0 == 1 ? MigratedTheme.dark : .light },
+        .dropKey("legacyFlag"),
+    ]
+
+    @Test func theIssuesExampleRunsOnceAndRecordsItsVersion() throws {
+        let suite = try TestSuite()
+        suite.plant("Ada", forKey: "userName")
+        suite.plant(1, forKey: "theme")
+        suite.plant(true, forKey: "legacyFlag")
+        let store = suite.store
+        #expect(store.schemaVersion == 0)
+
+        try store.migrate(Self.issueSteps)
+        #expect(store.schemaVersion == 3)
+        #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
+        #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)
+        #expect(try suite.flushedObject(forKey: "userName") == nil)
+        #expect(try suite.flushedObject(forKey: "legacyFlag") == nil)
+        #expect(try suite.flushedObject(forKey: DefaultsStore.schemaVersionKey) as? Int == 3)
+
+        let before = try suite.fileBytes()
+        try store.migrate(Self.issueSteps)
+        #expect(try suite.fileBytes() == before, "a second run wrote")
+        #expect(store.schemaVersion == 3)
+    }
+
+    /// A later release appends steps; only those run.
+    @Test func aLaterReleaseRunsOnlyItsNewSteps() throws {
+        let suite = try TestSuite()
+        suite.plant(1, forKey: "theme")
+        try suite.store.migrate(Array(Self.issueSteps.prefix(1)))
+        #expect(suite.store.schemaVersion == 1)
+        let counter = Counter()
+        let counted = DefaultsMigration.custom("count") { _ in counter.increment() }
+        try suite.store.migrate(Self.issueSteps + [counted])
+        try suite.store.migrate(Self.issueSteps + [counted])
+        #expect(suite.store.schemaVersion == 4)
+        #expect(counter.value == 1)
+    }
+
+    @Test func aFailingStepChangesNoStoredByteAndStopsTheRest() throws {
+        let suite = try TestSuite()
+        suite.plant("Ada", forKey: "userName")
+        suite.plant("not a number", forKey: "theme")
+        let before = try suite.fileBytes()
+        let (thrown, reported) = ReportedErrors.during {
+            #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.issueSteps) }
+        }
+        guard case .migrationFailed(let version, _, _)? = thrown else {
+            Issue.record("expected migrationFailed, got \(String(describing: thrown))")
+            return
+        }
+        #expect(version == 2)
+        #expect(reported.count == 1)
+        // Step 1 ran and was committed; step 2 failed and wrote nothing; step 3 did not run.
+        #expect(suite.store.schemaVersion == 1)
+        #expect(try suite.flushedObject(forKey: "displayName") as? String == "Ada")
+        #expect(try suite.flushedObject(forKey: "theme") as? String == "not a number")
+        #expect(before != nil)
+    }
+
+    @Test func aFirstStepThatFailsLeavesTheFileByteForByte() throws {
+        let suite = try TestSuite()
+        suite.plant("not a number", forKey: "theme")
+        suite.plant(true, forKey: "legacyFlag")
+        let before = try #require(try suite.fileBytes())
+        let steps: [DefaultsMigration] = [
+            .custom("drop, then fail") { values in
+                values["legacyFlag"] = nil
+                struct Refused: Error {}
+                throw Refused()
+            }
+        ]
+        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(steps) } }
+        #expect(try suite.fileBytes() == before)
+        #expect(suite.store.schemaVersion == 0)
+    }
+
+    /// A value still in its old format reads as the default, reported, until its step runs.
+    @Test func readingBeforeMigratingDestroysNothing() throws {
+        let suite = try TestSuite()
+        suite.plant(1, forKey: "theme")
+        let theme = UserDefault(wrappedValue: MigratedTheme.light, "theme", store: suite.store)
+        let (value, reported) = ReportedErrors.during { theme.wrappedValue }
+        #expect(value == .light)
+        #expect(reported.count == 1)
+        try suite.store.migrate(Self.issueSteps)
+        #expect(theme.wrappedValue == .dark)
+    }
+
+    /// A release that wrote the new type before the step ran keeps it.
+    @Test func aValueAlreadyConvertedIsKept() throws {
+        let suite = try TestSuite()
+        suite.plant("dark", forKey: "theme")
+        suite.plant("Grace", forKey: "displayName")
+        suite.plant("Ada", forKey: "userName")
+        try suite.store.migrate(Self.issueSteps)
+        #expect(try suite.flushedObject(forKey: "theme") as? String == "dark")
+        #expect(try suite.flushedObject(forKey: "displayName") as? String == "Grace", "the newer value stays")
+        #expect(try suite.flushedObject(forKey: "userName") == nil)
+    }
+
+    struct LayoutV1: Decodable, Sendable { var size: Int }
+    struct LayoutV2: Codable, Equatable, DefaultsValueConvertible { var width, height: Int }
+
+    @Test func aCodableValueEvolves() throws {
+        let suite = try TestSuite()
+        suite.plant(#"{"size":3}"#, forKey: "layout")
+        suite.plant(Data(#"{"size":4}"#.utf8), forKey: "swiftyLayout")
+        let steps: [DefaultsMigration] = [
+            .evolve("layout", from: LayoutV1.self, to: LayoutV2.self) { LayoutV2(width: $0.size, height: $0.size) },
+            .evolve("swiftyLayout", from: LayoutV1.self, to: LayoutV2.self) { LayoutV2(width: $0.size, height: 1) },
+        ]
+        try suite.store.migrate(steps)
+        let fallback = LayoutV2(width: 0, height: 0)
+        #expect(
+            UserDefault(wrappedValue: fallback, "layout", store: suite.store).wrappedValue
+                == LayoutV2(width: 3, height: 3))
+        #expect(
+            UserDefault(wrappedValue: fallback, "swiftyLayout", store: suite.store).wrappedValue
+                == LayoutV2(width: 4, height: 1))
+    }
+
+    @Test func aCodableStepRefusesJSONOfAnotherShape() throws {
+        let suite = try TestSuite()
+        suite.plant(#"{"length":3}"#, forKey: "layout")
+        let before = try suite.fileBytes()
+        let step = DefaultsMigration.evolve("layout", from: LayoutV1.self, to: LayoutV2.self) {
+            LayoutV2(width: $0.size, height: $0.size)
+        }
+        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate([step]) } }
+        #expect(try suite.fileBytes() == before)
+    }
+
+    @Test func aKeyMovesToAnotherSuite() throws {
+        let suite = try TestSuite()
+        let shared = try TestSuite("shared")
+        suite.plant(42, forKey: "count")
+        try suite.store.migrate([.moveKey("count", to: shared.store, as: "sharedCount")])
+        #expect(try suite.flushedObject(forKey: "count") == nil)
+        #expect(try shared.flushedObject(forKey: "sharedCount") as? Int == 42)
+        #expect(UserDefault(wrappedValue: 0, "sharedCount", store: shared.store).wrappedValue == 42)
+    }
+
+    @Test func aCustomStepSeesEveryKeyAndStoresOnlyPropertyLists() throws {
+        let suite = try TestSuite()
+        suite.plant([1.0, 2.0, 3.0, 4.0], forKey: "frame")
+        let split = DefaultsMigration.custom("split the frame") { values in
+            #expect(values.keys.contains("frame"))
+            guard let frame = values["frame"] as? [Double], frame.count == 4 else { return }
+            values["origin"] = ["x": frame[0], "y": frame[1]]
+            values["size"] = ["width": frame[2], "height": frame[3]]
+            values["frame"] = nil
+        }
+        try suite.store.migrate([split])
+        #expect(
+            UserDefault(wrappedValue: CGPoint.zero, "origin", store: suite.store).wrappedValue == CGPoint(x: 1, y: 2))
+        #expect(try suite.flushedObject(forKey: "frame") == nil)
+
+        let before = try suite.fileBytes()
+        let refused = DefaultsMigration.custom("store a set") { values in values["tags"] = Set(["a"]) }
+        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate([split, refused]) } }
+        #expect(try suite.fileBytes() == before)
+    }
+
+    @Test func aDryRunReportsAndWritesNothing() throws {
+        let suite = try TestSuite()
+        suite.plant("Ada", forKey: "userName")
+        suite.plant(1, forKey: "theme")
+        let before = try suite.fileBytes()
+        let reports = try suite.store.pendingMigrations(Self.issueSteps)
+        #expect(reports.map(\.version) == [1, 2, 3])
+        #expect(reports[0].changes.map(\.key) == ["displayName", "userName"])
+        #expect(reports[0].changes[0].newValue == #"String "Ada""#)
+        #expect(reports[1].changes.map(\.description) == [#"theme: integer 1 → String "dark""#])
+        #expect(reports[2].changes.isEmpty)
+        #expect(try suite.fileBytes() == before)
+        #expect(suite.store.schemaVersion == 0)
+
+        suite.plant("x", forKey: "theme")
+        let failing = try suite.store.pendingMigrations(Self.issueSteps)
+        #expect(failing.count == 2)
+        #expect(failing[1].error != nil)
+    }
+
+    @Test func anInMemoryStoreMigrates() throws {
+        let store = DefaultsStore.inMemory()
+        UserDefault(wrappedValue: "", "userName", store: store).wrappedValue = "Ada"
+        UserDefault(wrappedValue: 0, "theme", store: store).wrappedValue = 1
+        let observed = Collected<String>()
+        let observation = store.observe(keys: ["displayName"]) { observed.append($0.key) }
+        try store.migrate(Self.issueSteps)
+        #expect(store.schemaVersion == 3)
+        #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
+        #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)
+        #expect(observed.wait(for: 1) == ["displayName"])
+        observation.cancel()
+    }
+
+    /// sindresorhus/Defaults stores a URL as a quoted JSON string: it reads as the URL.
+    @Test func aURLStoredAsAJSONStringReads() throws {
+        let suite = try TestSuite()
+        suite.plant(#""https://swift.org/a?b#c""#, forKey: "homepage")
+        let homepage = UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "homepage", store: suite.store)
+        #expect(homepage.wrappedValue == URL(string: "https://swift.org/a?b#c"))
+    }
+}

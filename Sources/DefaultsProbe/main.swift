@@ -2,7 +2,8 @@ import Foundation
 import TypedDefaults
 
 // Usage: DefaultsProbe write|verify SUITE CASE     round-trip cases (Cases.swift, LinuxQuirks.swift)
-//        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine scenarios (Scenarios.swift)
+//        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine and migration scenarios (Scenarios.swift,
+//                                                  MigrationScenarios.swift)
 //        DefaultsProbe list
 // Writes go through @UserDefault and the process exits normally without calling synchronize(),
 // so a later process sees only what TypedDefaults made durable.
@@ -47,7 +48,8 @@ case "write", "verify":
     print("\(action) \(probe.name): done")
 default:
     do {
-        guard try Scenario.run(action, suite: suite, Array(arguments.dropFirst(2))) else {
+        let rest = Array(arguments.dropFirst(2))
+        guard try MigrationScenario.run(action, suite: suite, rest) || Scenario.run(action, suite: suite, rest) else {
             fail("unknown action \(action)")
         }
     } catch {

@@ -115,6 +115,13 @@ enum MigrationScenario {
         func json(_ value: some Encodable) throws -> String {
             String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
         }
+        // Every library: the property-list families as themselves.
+        defaults.set(true, forKey: "native.bool")
+        defaults.set(42, forKey: "native.int")
+        defaults.set(0.25, forKey: "native.double")
+        defaults.set("text ✓", forKey: "native.string")
+        defaults.set(["a", "b"], forKey: "native.strings")
+        defaults.set(["a": 1, "b": 2], forKey: "native.dictionary")
         // sindresorhus/Defaults: Codable as a JSON string, arrays of them as arrays of JSON
         // strings, UUIDs and sets as strings and arrays, a URL and a Codable enum as JSON strings.
         defaults.set(try json(layout), forKey: "defaults.layout")
@@ -148,6 +155,12 @@ enum MigrationScenario {
             if read != expected { problems.append("\(key): read \(read), expected \(expected)") }
         }
         let other = WindowLayout(width: 0, height: 0, title: nil, opened: .distantPast, zoom: 0)
+        check("native.bool", true, false)
+        check("native.int", 42, 0)
+        check("native.double", 0.25, 0)
+        check("native.string", "text ✓", "")
+        check("native.strings", ["a", "b"], [])
+        check("native.dictionary", ["a": 1, "b": 2], [:])
         check("defaults.layout", layout, other)
         check("defaults.layouts", [layout, layout], [])
         check("defaults.uuid", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, UUID())

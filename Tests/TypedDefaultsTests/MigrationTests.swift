@@ -90,6 +90,72 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(suite.store.schemaVersion == 0)
     }
 
+    /// An unreadable version leaves which steps ran unknown: none runs, nothing is written.
+    @Test func anUnreadableVersionRunsNoStep() throws {
+        let suite = try TestSuite()
+        suite.plant("three", forKey: DefaultsStore.schemaVersionKey)
+        suite.plant("Ada", forKey: "userName")
+        let before = try suite.fileBytes()
+        let (version, reported) = ReportedErrors.during { suite.store.schemaVersion }
+        #expect(version == 0 && reported.count == 1)
+        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.issueSteps) } }
+        #expect(try suite.fileBytes() == before)
+    }
+
+    /// An older release installed over a newer one leaves the newer steps' work alone.
+    @Test func aSuiteAtALaterVersionIsLeftAlone() throws {
+        let suite = try TestSuite()
+        suite.plant(5, forKey: DefaultsStore.schemaVersionKey)
+        suite.plant("Ada", forKey: "userName")
+        let before = try suite.fileBytes()
+        try suite.store.migrate(Self.issueSteps)
+        #expect(try suite.fileBytes() == before)
+        #expect(suite.store.schemaVersion == 5)
+    }
+
+    /// A step that updates and flushes the store joins the step's commit; one that migrates the
+    /// same store fails at once rather than wait for the lock its own thread holds.
+    @Test func aStepThatUsesItsStoreDoesNotDeadlock() throws {
+        let suite = try TestSuite()
+        let store = suite.store
+        let counter = UserDefault(wrappedValue: 0, "counter", store: store)
+        let updating = DefaultsMigration.custom("update and flush") { values in
+            counter.update { $0 += 1 }
+            try store.flush()
+            values["stepRan"] = true
+        }
+        try store.migrate([updating])
+        #expect(counter.wrappedValue == 1)
+        #expect(try suite.flushedObject(forKey: "counter") as? Int == 1)
+        #expect(try suite.flushedObject(forKey: "stepRan") as? Bool == true)
+
+        let nested = DefaultsMigration.custom("migrate again") { _ in
+            try store.migrate([.dropKey("unused"), .dropKey("counter")])
+        }
+        let (thrown, _) = ReportedErrors.during {
+            #expect(throws: DefaultsError.self) { try store.migrate([updating, nested]) }
+        }
+        guard case .migrationFailed(2, _, let underlying)? = thrown else {
+            Issue.record("expected step 2 to fail, got \(String(describing: thrown))")
+            return
+        }
+        #expect("\(underlying)".contains("inside an update"), "\(underlying)")
+        #expect(store.schemaVersion == 1)
+    }
+
+    /// A dry run writes nothing, not even this process's writes waiting to be flushed.
+    @Test func aDryRunLeavesPendingWritesPending() throws {
+        let suite = try TestSuite()
+        suite.plant("Ada", forKey: "userName")
+        let before = try #require(try suite.fileBytes())
+        let slow = suite.store.durability(.coalesced(within: .seconds(3600)))
+        UserDefault(wrappedValue: 0, "pending", store: slow).wrappedValue = 5
+        let reports = try suite.store.pendingMigrations(Self.issueSteps)
+        #expect(reports.count == 3)
+        #expect(FileManager.default.contents(atPath: suite.plistURL.path) == before)
+        #expect(try suite.flushedObject(forKey: "pending") as? Int == 5)
+    }
+
     /// A value still in its old format reads as the default, reported, until its step runs.
     @Test func readingBeforeMigratingDestroysNothing() throws {
         let suite = try TestSuite()

@@ -293,9 +293,11 @@ import Foundation
     /// Runs `body` on the freshest contents of the suite and commits what it changed, with every
     /// pending change, under the backend's cross-process lock, in one replacement of the file.
     /// When `body` throws, nothing is written and pending changes stay pending. Observers hear
-    /// of each key `body` changed. Called from inside an update's body on the same thread, it
-    /// throws rather than wait for the lock that thread holds.
-    func commitEdit(_ body: @escaping SuiteEdit.Body) throws(DefaultsError) {
+    /// of each key `body` changed. Updates and flushes that `body` makes on this suite join the
+    /// commit; a commit of several keys asked for from inside an update's body throws rather
+    /// than wait for the lock its own thread holds. With `committingPending` false (a dry run),
+    /// pending changes are left pending and out of `body`'s view.
+    func commitEdit(committingPending: Bool = true, _ body: @escaping SuiteEdit.Body) throws(DefaultsError) {
         guard joinableTransaction() == nil else {
             throw .writeFailed(path: location, underlying: NestedCommit())
         }
@@ -304,25 +306,34 @@ import Foundation
         let limit = PlistFile.Wait.lock
         try lockFlushes(waitingAtMost: limit)
         defer { flushLock.unlock() }
-        let changes = takePending()
+        let changes = committingPending ? takePending() : [:]
         var edited: [String: PropertyList?] = [:]
+        var transaction: Transaction?
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit) { edit throws(DefaultsError) in
+                let running = Transaction(edit: edit, changes: changes)
+                transaction = running
+                self.lock.withLock { self.transaction = running }
+                defer { self.lock.withLock { self.transaction = nil } }
                 try body(edit)
                 edited = edit.changes
             }
             lock.withLock {
                 // This process's edit first, so taking in the file does not mistake it for
-                // another process's change.
+                // another process's change. Keys a nested update changed are current already.
                 for (key, object) in edited {
-                    change(slotLocked(for: key), to: object, origin: .thisProcess, &after)
+                    let slot = slotLocked(for: key)
+                    if !(slot.isLoaded && PropertyList.same(slot.object, object)) {
+                        change(slot, to: object, origin: .thisProcess, &after)
+                    }
                 }
                 stored?.apply(edited)
                 refresh(from: contents, &after)
-                forgetBases(of: changes)
+                forgetBases(of: transaction?.changes ?? changes)
             }
         } catch {
-            restore(changes)
+            // Whatever nested updates and flushes joined stays pending too.
+            restore(transaction?.changes ?? changes)
             throw error
         }
     }

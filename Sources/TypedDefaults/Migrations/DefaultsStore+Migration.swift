@@ -8,15 +8,22 @@ extension DefaultsStore {
     /// change.
     public static let schemaVersionKey = "TypedDefaults.schemaVersion"
 
-    /// How many migration steps the suite has run: 0 before its first ``migrate(_:)``.
+    /// How many migration steps the suite has run: 0 before its first ``migrate(_:)``. When the
+    /// reserved key holds something other than an integer, 0, reported like any unreadable
+    /// value; ``migrate(_:)`` then runs no step, since which ones ran is unknown.
     ///
     /// ```swift
     /// if store.schemaVersion < 3 { print("settings from an older release") }
     /// ```
     public var schemaVersion: Int {
         switch state.read(state.slot(for: Self.schemaVersionKey), as: Int.self) {
-        case .cached(.success(let version)), .decoded(.success(let version)): version
-        case .missing, .cached(.failure), .decoded(.failure): 0
+        case .cached(.success(let version)), .decoded(.success(let version)):
+            return version
+        case .decoded(.failure(let error)):
+            DefaultsError.report(error)
+            return 0
+        case .missing, .cached(.failure):
+            return 0
         }
     }
 
@@ -42,7 +49,8 @@ extension DefaultsStore {
     ///
     /// Migrate before reading the keys the steps change: a read of a value still in its old
     /// format gives the default and reports a type mismatch, and leaves the value for the step.
-    /// A suite already at the last version costs one read of the cached version.
+    /// A suite already at the last version costs one read of the cached version; one at a later
+    /// version (a newer release ran, then an older one was installed) is left alone.
     public func migrate(_ steps: [DefaultsMigration]) throws(DefaultsError) {
         guard schemaVersion < steps.count else { return }
         for (index, step) in steps.enumerated() {
@@ -56,7 +64,8 @@ extension DefaultsStore {
     }
 
     /// What each step the suite has not run yet would change, without writing anything: for a
-    /// review, a log line, or a command-line `--dry-run`.
+    /// review, a log line, or a command-line `--dry-run`. It reads the suite as it is on disk,
+    /// under its lock; this process's writes not yet flushed stay pending.
     ///
     /// ```swift
     /// for step in try store.pendingMigrations(steps) {
@@ -69,9 +78,9 @@ extension DefaultsStore {
     /// reported with its error, and the steps after it are not listed.
     public func pendingMigrations(_ steps: [DefaultsMigration]) throws(DefaultsError) -> [DefaultsMigrationReport] {
         var reports: [DefaultsMigrationReport] = []
-        try state.commitEdit { edit in
+        try state.commitEdit(committingPending: false) { edit in
             var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
-            let current = Self.version(in: work[Self.schemaVersionKey])
+            let current = (try? Self.version(in: work[Self.schemaVersionKey])) ?? 0
             for (index, step) in steps.enumerated() where index + 1 > current {
                 let before = work
                 do {
@@ -95,7 +104,13 @@ extension DefaultsStore {
     /// Runs `step` as version `version`, unless the suite has reached it.
     private func run(_ step: DefaultsMigration, version: Int) throws(DefaultsError) {
         try state.commitEdit { [state] edit throws(DefaultsError) in
-            guard Self.version(in: edit[Self.schemaVersionKey]) < version else { return }
+            let current: Int
+            do {
+                current = try Self.version(in: edit[Self.schemaVersionKey])
+            } catch {
+                throw .migrationFailed(version: version, step: step.summary, underlying: error)
+            }
+            guard current < version else { return }
             var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
             do {
                 try step.apply(&work)
@@ -116,8 +131,9 @@ extension DefaultsStore {
         }
     }
 
-    /// The version a stored object records; a missing or unreadable one is version 0.
-    private static func version(in object: PropertyList?) -> Int {
-        object.flatMap { try? Int(_propertyListObject: $0.object) } ?? 0
+    /// The version a stored object records; none stored is version 0.
+    private static func version(in object: PropertyList?) throws -> Int {
+        guard let object else { return 0 }
+        return try Int(_propertyListObject: object.object)
     }
 }

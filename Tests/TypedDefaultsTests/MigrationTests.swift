@@ -222,6 +222,26 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(UserDefault(wrappedValue: 0, "sharedCount", store: shared.store).wrappedValue == 42)
     }
 
+    /// A destination that cannot be read fails the move; the source keeps every byte.
+    @Test func aMoveToAnUnreadableSuiteChangesNothing() throws {
+        let suite = try TestSuite()
+        let shared = try TestSuite("unreadable")
+        suite.plant(42, forKey: "count")
+        let before = try suite.fileBytes()
+        try FileManager.default.createDirectory(at: shared.plistURL, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: shared.plistURL) }
+        let (thrown, _) = ReportedErrors.during {
+            #expect(throws: DefaultsError.self) { try suite.store.migrate([.moveKey("count", to: shared.store)]) }
+        }
+        guard case .migrationFailed(1, _, let underlying)? = thrown, case .readFailed? = underlying as? DefaultsError
+        else {
+            Issue.record("expected a failed move, got \(String(describing: thrown))")
+            return
+        }
+        #expect(try suite.fileBytes() == before)
+        #expect(suite.store.schemaVersion == 0)
+    }
+
     @Test func aCustomStepSeesEveryKeyAndStoresOnlyPropertyLists() throws {
         let suite = try TestSuite()
         suite.plant([1.0, 2.0, 3.0, 4.0], forKey: "frame")

@@ -95,6 +95,31 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         nonmutating set { details.property.wrappedValue = newValue }
     }
 
+    /// The setting as a stored property of a class: tracked by `withObservationTracking` and
+    /// SwiftUI when the class is `Observable`, as ``UserDefault`` is.
+    ///
+    /// ```swift
+    /// @Observable final class PlayerScreen {
+    ///     @ObservationIgnored @Setting("volume", title: "Volume") var volume = 0.5
+    /// }
+    /// ```
+    @inlinable
+    public static subscript<Object: AnyObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Setting<Value>>
+    ) -> Value {
+        // Always inlined: only there does the key path to the wrapper fold into a field access
+        // (measured: a read that projects the key path at run time costs some 900 instructions).
+        @inline(__always) get {
+            let handle = object[keyPath: storageKeyPath].details.property.handle
+            if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
+            return handle.binding.read(in: handle.store.state)
+        }
+        @inline(__always) set {
+            object[keyPath: storageKeyPath].details.property.wrappedValue = newValue
+        }
+    }
+
     /// The setting itself: `$volume.increase()`, `$volume.formattedValue`.
     public var projectedValue: Setting<Value> {
         self

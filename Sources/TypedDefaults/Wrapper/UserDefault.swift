@@ -1,5 +1,9 @@
 import Foundation
 
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// A property stored in `UserDefaults`, typed.
 ///
 /// ```swift
@@ -113,6 +117,36 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         nonmutating set { handle.binding.write(newValue, in: handle.store.state, durability: handle.store.durability) }
     }
 
+    /// The property as a stored property of a class: read and written as ``wrappedValue`` is,
+    /// and, when the class is `Observable` (`@Observable`, or a plain `Observable` class),
+    /// tracked by `withObservationTracking` and SwiftUI as its own properties are.
+    ///
+    /// ```swift
+    /// @Observable final class PlayerModel {
+    ///     @ObservationIgnored @UserDefault("volume") var volume = 0.5
+    /// }
+    /// ```
+    ///
+    /// A change through any handle of the key, a reset, a migration or another process's write
+    /// reports a change of the property.
+    @inlinable
+    public static subscript<Object: AnyObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, UserDefault<Value>>
+    ) -> Value {
+        // Always inlined: only there does the key path to the wrapper fold into a field access
+        // (measured: a read that projects the key path at run time costs some 900 instructions).
+        @inline(__always) get {
+            let handle = object[keyPath: storageKeyPath].handle
+            if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
+            return handle.binding.read(in: handle.store.state)
+        }
+        @inline(__always) set {
+            let handle = object[keyPath: storageKeyPath].handle
+            handle.binding.write(newValue, in: handle.store.state, durability: handle.store.durability)
+        }
+    }
+
     /// `value` after each rule, in order.
     func applyingRules(to value: Value) -> Value {
         binding.applyingRules(to: value)
@@ -187,19 +221,88 @@ extension UserDefault where Value: Equatable {
     }
 }
 
-/// What a ``UserDefault`` holds: its key's binding and its store.
+/// What a ``UserDefault`` holds: its key's binding and its store, and, for a property of an
+/// `Observable` object, what reports its reads and changes to observation tracking.
 @usableFromInline final class PropertyHandle<Value: DefaultsValueConvertible> {
     @usableFromInline let binding: KeyBinding<Value>
     @usableFromInline let store: DefaultsStore
+
+    /// Whether the object the property is declared in is `Observable`: `unknown` until the
+    /// first read through the object. Checked once: a failing `is Observable` cast costs some
+    /// 300 instructions, several reads' worth. Atomic on Linux; on Apple platforms, where
+    /// `Atomic` needs macOS 15, guarded by the suite's lock.
+    #if canImport(Darwin)
+        @exclusivity(unchecked) @usableFromInline var enclosing = Enclosing.unknown.rawValue
+    #else
+        @usableFromInline let enclosing = Atomic<UInt8>(Enclosing.unknown.rawValue)
+    #endif
+    /// The `PropertyObservation` of a property of an `Observable` object (typed `AnyObject`
+    /// for the platforms without Observation); guarded by the suite's lock.
+    @exclusivity(unchecked) private var observation: AnyObject?
+
+    @usableFromInline enum Enclosing: UInt8 {
+        case unknown, plain, observable
+    }
 
     init(binding: KeyBinding<Value>, store: DefaultsStore) {
         self.binding = binding
         self.store = store
     }
+
+    /// Whether the property is known to be declared in an object that is not `Observable`, so
+    /// that a read through the object has nothing to report. Inlined: one load and a compare.
+    @inlinable
+    var isOutsideObservable: Bool {
+        #if canImport(Darwin)
+            store.state.lock.withLock { enclosing == Enclosing.plain.rawValue }
+        #else
+            enclosing.load(ordering: .relaxed) == Enclosing.plain.rawValue
+        #endif
+    }
+
+    /// Registers a read of the property, declared in `object`, with observation tracking when
+    /// the object is `Observable`; learns whether it is on the first read.
+    @usableFromInline
+    func noteObservedRead(of object: AnyObject) {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else {
+            setEnclosing(.plain)
+            return
+        }
+        let state = store.state
+        let (observation, isNew) = state.lock.withLock { () -> (PropertyObservation?, Bool) in
+            if let existing = self.observation {
+                return (unsafeDowncast(existing, to: PropertyObservation.self), false)
+            }
+            let made = PropertyObservation.make(for: object)
+            self.observation = made
+            return (made, true)
+        }
+        guard let observation else {
+            setEnclosing(.plain)
+            return
+        }
+        if isNew {
+            // The slot holds the observation weakly, and the callback does not hold it.
+            state.bind(
+                [(owner: observation, call: { [weak observation] _ in observation?.recordChange() })],
+                to: binding.slot, replacing: false)
+            setEnclosing(.observable)
+        }
+        observation.recordAccess()
+    }
+
+    private func setEnclosing(_ kind: Enclosing) {
+        #if canImport(Darwin)
+            store.state.lock.withLock { enclosing = kind.rawValue }
+        #else
+            enclosing.store(kind.rawValue, ordering: .relaxed)
+        #endif
+    }
 }
 
-// @unchecked Sendable is sound: both stored properties are `let`s of types that are Sendable
-// when `Value` is.
+// @unchecked Sendable is sound: `binding` and `store` are `let`s of types that are Sendable
+// when `Value` is; `enclosing` is atomic (Linux) or guarded by the suite's lock, as is
+// `observation`, which is set once and is itself Sendable.
 extension PropertyHandle: @unchecked Sendable where Value: Sendable {}
 
 extension UserDefault where Value: Sendable {

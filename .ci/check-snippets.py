@@ -14,7 +14,9 @@ supplies them, invisible on the rendered page:
     @UserDefault("theme") var theme = Theme.system
     -->
 
-A block whose first line is `// swift-tools-version: …` is a package manifest: it is evaluated with
+A block right after `<!-- snippet main.swift -->` is a program's `main.swift`, top-level code
+and all: it is compiled verbatim as an executable's. A block whose first line is
+`// swift-tools-version: …` is a package manifest: it is evaluated with
 `swift package dump-package`. The script exits non-zero, naming the file and line of each block
 that fails.
 """
@@ -25,14 +27,14 @@ import subprocess
 import sys
 
 DECLARATION = re.compile(
-    r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@propertyWrapper"
+    r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@Observable|@propertyWrapper"
     r"|@available|private|fileprivate|public|internal)\b"
 )
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 
 
 def snippets(path):
-    """Yields (line number, context, code) for each ```swift block of a Markdown file."""
+    """Yields (line number, context, whether it is a main.swift, code) for each ```swift block."""
     lines = path.read_text().split("\n")
     index = 0
     while index < len(lines):
@@ -42,12 +44,13 @@ def snippets(path):
             while lines[end].strip() != "```":
                 end += 1
             context = ""
+            is_main = index > 0 and lines[index - 1].strip() == "<!-- snippet main.swift -->"
             if index > 0 and lines[index - 1].strip() == "-->":
                 opening = index - 2
                 while lines[opening].strip() != "<!-- snippet context":
                     opening -= 1
                 context = "\n".join(lines[opening + 1 : index - 1])
-            yield start + 1, context, "\n".join(lines[start:end])
+            yield start + 1, context, is_main, "\n".join(lines[start:end])
             index = end
         index += 1
 
@@ -85,7 +88,7 @@ def main():
     documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/*.md"))
     targets, manifests = [], []
     for document in documents:
-        for line, context, code in snippets(document):
+        for line, context, is_main, code in snippets(document):
             where = f"{document.relative_to(root)}:{line}"
             if code.startswith("// swift-tools-version:"):
                 manifests.append((where, code))
@@ -93,12 +96,16 @@ def main():
             name = "Snippet_" + re.sub(r"\W", "_", f"{document.stem}_{line}")
             folder = work / "Sources" / name
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / "Snippet.swift").write_text(swift_file(context, code))
-            targets.append((name, where))
+            if is_main:
+                (folder / "main.swift").write_text(code + "\n")
+            else:
+                (folder / "Snippet.swift").write_text(swift_file(context, code))
+            targets.append((name, where, is_main))
 
     target_list = ",\n".join(
-        f'        .target(name: "{name}", dependencies: [.product(name: "TypedDefaults", package: "root")])'
-        for name, _ in targets
+        f'        .{"executableTarget" if is_main else "target"}(name: "{name}", '
+        'dependencies: [.product(name: "TypedDefaults", package: "root")])'
+        for name, _, is_main in targets
     )
     (work / "Package.swift").write_text(
         "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
@@ -120,7 +127,7 @@ def main():
             failures.append(f"{where}: the manifest does not evaluate\n{result.stderr}")
 
     result = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
-    for name, where in targets:
+    for name, where, _ in targets:
         errors = [line for line in result.stdout.split("\n") if f"/{name}/" in line and "error:" in line]
         if errors:
             failures.append(f"{where}: does not compile\n" + "\n".join(errors))

@@ -28,6 +28,31 @@ private final class PlainModel: Observable {
     }
 }
 
+/// A main-actor model, as SwiftUI code declares them.
+@MainActor @Observable private final class MainActorModel {
+    @ObservationIgnored @UserDefault<Double> var volume: Double
+    init(store: DefaultsStore) { _volume = UserDefault(wrappedValue: 0.5, "volume", store: store) }
+}
+
+/// A subclass of an `Observable` class, declaring nothing itself.
+private class BaseModel: Observable {
+    @UserDefault<Int> var counter: Int
+    init(store: DefaultsStore) { _counter = UserDefault(wrappedValue: 0, "counter", store: store) }
+}
+
+private final class SubModel: BaseModel {}
+
+/// A settings screen's model: a catalog that is `Observable` on its own.
+private final class ScreenSettings: SettingsCatalog, Observable {
+    @Setting<Bool> var shuffle: Bool
+    @Setting<Double> var volume: Double
+
+    init(store: DefaultsStore) {
+        _shuffle = Setting(wrappedValue: false, "shuffle", title: "Shuffle", store: store)
+        _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
+    }
+}
+
 /// Not `Observable`: its reads are tracked by nothing.
 private final class UnobservedModel {
     @UserDefault<Double> var volume: Double
@@ -87,6 +112,36 @@ private final class UnobservedModel {
         model.$shuffle.toggle()
         #expect(changes.value == 1)
         #expect(model.shuffle)
+    }
+
+    @MainActor @Test func aMainActorModelIsTracked() throws {
+        let suite = try TestSuite()
+        let model = MainActorModel(store: suite.store)
+        let changes = track { _ = model.volume }
+        model.volume = 0.25
+        #expect(changes.value == 1)
+    }
+
+    @Test func aSubclassOfAnObservableClassIsTracked() throws {
+        let suite = try TestSuite()
+        let model = SubModel(store: suite.store)
+        let changes = track { _ = model.counter }
+        suite.store[DefaultsKey<Int>("counter", default: 0)] = 2
+        #expect(changes.value == 1)
+    }
+
+    /// A whole settings screen observes one object: any of its settings read, changed.
+    @Test func anObservableCatalogIsOneObjectToObserve() throws {
+        let suite = try TestSuite()
+        let settings = ScreenSettings(store: suite.store)
+        let changes = track {
+            for setting in settings.catalog { _ = setting.formattedValue }
+            _ = settings.shuffle
+            _ = settings.volume
+        }
+        settings.$volume.increase()
+        #expect(changes.value == 1)
+        #expect(settings.catalog.count == 2)
     }
 
     @Test func onlyTheKeysReadAreTracked() throws {

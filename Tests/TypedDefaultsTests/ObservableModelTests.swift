@@ -154,6 +154,22 @@ private final class UnobservedModel {
         #expect(changes.value == 1)
     }
 
+    /// One value as an `Observable` object, as a SwiftUI view keeps it.
+    @Test func anObservableDefaultIsTracked() throws {
+        let suite = try TestSuite()
+        let volume = ObservableDefault(UserDefault(wrappedValue: 0.5, "volume", store: suite.store))
+        let changes = track { _ = volume.value }
+        UserDefault(wrappedValue: 0.5, "volume", store: suite.store).wrappedValue = 0.7
+        #expect(changes.value == 1)
+        #expect(volume.value == 0.7)
+
+        let byKey = ObservableDefault(DefaultsKey<Double>("volume", default: 0.5), store: suite.store)
+        let keyChanges = track { _ = byKey.value }
+        volume.value = 0.1
+        #expect(keyChanges.value == 1)
+        #expect(byKey.value == 0.1)
+    }
+
     @Test func aClassThatIsNotObservableIsNotTracked() throws {
         let suite = try TestSuite()
         let model = UnobservedModel(store: suite.store)

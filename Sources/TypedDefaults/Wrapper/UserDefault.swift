@@ -52,7 +52,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         handle.store
     }
 
-    @usableFromInline var binding: KeyBinding<Value> {
+    @usableFromInline var keyBinding: KeyBinding<Value> {
         handle.binding
     }
 
@@ -69,7 +69,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     /// The key the value is stored under.
     public var key: String {
-        binding.key
+        keyBinding.key
     }
 
     /// Declares a stored property with a default value, in `store`.
@@ -107,7 +107,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// The value read while nothing readable is stored, before rules. A key declared with
     /// `dynamicDefault:` computes it anew each time.
     public var defaultValue: Value {
-        binding.defaultSource.value
+        keyBinding.defaultSource.value
     }
 
     /// The stored value, or ``defaultValue`` when nothing readable is stored; rules applied.
@@ -149,7 +149,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     /// `value` after each rule, in order.
     func applyingRules(to value: Value) -> Value {
-        binding.applyingRules(to: value)
+        keyBinding.applyingRules(to: value)
     }
 
     /// The wrapper itself: `$name.key`, `$name.reset()`, `$name.load()`.
@@ -163,7 +163,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// if !$name.hasStoredValue { print("Using the default name") }
     /// ```
     public var hasStoredValue: Bool {
-        binding.hasStoredValue(in: store.state)
+        keyBinding.hasStoredValue(in: store.state)
     }
 
     /// Reads the stored value, rules applied, throwing where a plain read would fall back to
@@ -177,7 +177,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ///   ``DefaultsError/typeMismatch(key:expected:found:)`` or
     ///   ``DefaultsError/corrupt(key:underlying:)`` when what is stored cannot be read.
     public func load() throws(DefaultsError) -> Value {
-        try binding.load(in: store.state)
+        try keyBinding.load(in: store.state)
     }
 
     /// Removes the stored value, so the default shows again.
@@ -186,7 +186,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// $theme.reset()
     /// ```
     public func reset() {
-        binding.reset(in: store.state, durability: store.durability)
+        keyBinding.reset(in: store.state, durability: store.durability)
     }
 
     /// Changes the value atomically: `body` gets the freshest stored value and what it leaves
@@ -202,7 +202,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// process. Stored data that cannot be read is reported and `body` starts from the default.
     /// Rules apply to the value `body` starts from and to the value it leaves.
     public func update(_ body: (inout Value) -> Void) {
-        binding.update(in: store.state, body)
+        keyBinding.update(in: store.state, body)
     }
 }
 
@@ -217,7 +217,7 @@ extension UserDefault where Value: Equatable {
     /// if $theme.isDefaultValue { print("theme not customized") }
     /// ```
     public var isDefaultValue: Bool {
-        binding.isDefaultValue(in: store.state)
+        keyBinding.isDefaultValue(in: store.state)
     }
 }
 
@@ -344,15 +344,15 @@ extension UserDefault where Value: Sendable {
     public func didSet(_ body: @escaping @Sendable (_ newValue: Value, _ oldValue: Value) -> Void) -> UserDefault<Value>
     {
         let withCallback = UserDefault(
-            key: key, defaultSource: binding.defaultSource, rules: binding.rules,
-            didSetHandlers: binding.didSetHandlers + [DidSetHandler(body)], store: store)
-        withCallback.binding.bindDidSetHandlers(in: store.state, replacing: true)
+            key: key, defaultSource: keyBinding.defaultSource, rules: keyBinding.rules,
+            didSetHandlers: keyBinding.didSetHandlers + [DidSetHandler(body)], store: store)
+        withCallback.keyBinding.bindDidSetHandlers(in: store.state, replacing: true)
         return withCallback
     }
 
     /// Decodes a stored object as a read of this property sees it, for observers.
     func typedDecoder() -> @Sendable (PropertyList?) -> Value {
-        binding.sendableReadDecoder()
+        keyBinding.sendableReadDecoder()
     }
 }
 
@@ -364,9 +364,9 @@ extension UserDefault: DefaultsRuleChaining {
     /// ```
     public func adding(_ rule: DefaultsRule<Value>) -> UserDefault<Value> {
         let ruled = UserDefault(
-            key: key, defaultSource: binding.defaultSource, rules: binding.rules + [rule],
-            didSetHandlers: binding.didSetHandlers, store: store)
-        ruled.binding.bindDidSetHandlers(in: store.state, replacing: true)
+            key: key, defaultSource: keyBinding.defaultSource, rules: keyBinding.rules + [rule],
+            didSetHandlers: keyBinding.didSetHandlers, store: store)
+        ruled.keyBinding.bindDidSetHandlers(in: store.state, replacing: true)
         return ruled
     }
 }

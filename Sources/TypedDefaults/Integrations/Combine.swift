@@ -13,11 +13,13 @@
         public var publisher: AnyPublisher<Value, Never> {
             let property = self
             return Deferred {
-                let subject = PassthroughSubject<Value, Never>()
+                // A current-value subject keeps what the observation delivers before the
+                // subscriber is attached (the first value comes from the suite's queue).
+                let subject = CurrentValueSubject<Value?, Never>(nil)
                 // Subjects are thread-safe; the observation delivers on the suite's serial queue.
                 nonisolated(unsafe) let sending = subject
                 let observation = property.observe(initial: true) { sending.send($0.newValue) }
-                return subject.handleEvents(receiveCancel: { observation.cancel() })
+                return subject.compactMap { $0 }.handleEvents(receiveCancel: { observation.cancel() })
             }
             .eraseToAnyPublisher()
         }

@@ -1,5 +1,8 @@
 import Foundation
-import Synchronization
+
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {
@@ -12,7 +15,7 @@ struct SlotChange: Sendable {
 /// The observers of one suite, and the serial queue that delivers changes to them in the
 /// order the changes were made.
 // @unchecked Sendable is sound: `entries` and `nextID` are only touched while holding `lock`
-// (so they skip the dynamic exclusivity checks); `count` is atomic; `queue` is a serial
+// (so they skip the dynamic exclusivity checks); `entryCount` is atomic; `queue` is a serial
 // DispatchQueue, itself thread-safe.
 final class SuiteObservers: @unchecked Sendable {
     final class Entry: Sendable {
@@ -35,8 +38,11 @@ final class SuiteObservers: @unchecked Sendable {
     private let lock = SuiteLock()
     @exclusivity(unchecked) private var entries: [UInt64: Entry] = [:]
     @exclusivity(unchecked) private var nextID: UInt64 = 0
-    /// `entries.count`, read without the lock: every write asks whether anyone observes.
-    private let entryCount = Atomic<Int>(0)
+    #if !canImport(Darwin)
+        /// `entries.count`, read without the lock: every write asks whether anyone observes. On
+        /// Apple platforms, where `Atomic` needs macOS 15, the count is read under the lock.
+        private let entryCount = Atomic<Int>(0)
+    #endif
     let queue: DispatchQueue
 
     init(label: String) {
@@ -45,15 +51,29 @@ final class SuiteObservers: @unchecked Sendable {
 
     /// Whether no one observes. Observers are added under the suite's lock, which a write
     /// holds as it asks, so a write never misses an observer added before it.
-    var isEmpty: Bool { entryCount.load(ordering: .acquiring) == 0 }
-    var count: Int { entryCount.load(ordering: .acquiring) }
+    var isEmpty: Bool { count == 0 }
+
+    var count: Int {
+        #if canImport(Darwin)
+            lock.withLock { entries.count }
+        #else
+            entryCount.load(ordering: .acquiring)
+        #endif
+    }
+
+    /// Publishes `entries.count` for ``count``; called under the lock.
+    private func entriesChanged() {
+        #if !canImport(Darwin)
+            entryCount.store(entries.count, ordering: .releasing)
+        #endif
+    }
 
     func add(keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {
         lock.withLock {
             nextID += 1
             let entry = Entry(id: nextID, keys: keys, deliver: deliver)
             entries[entry.id] = entry
-            entryCount.store(entries.count, ordering: .releasing)
+            entriesChanged()
             return entry
         }
     }
@@ -63,7 +83,7 @@ final class SuiteObservers: @unchecked Sendable {
         entry.deactivate()
         lock.withLock {
             _ = entries.removeValue(forKey: entry.id)
-            entryCount.store(entries.count, ordering: .releasing)
+            entriesChanged()
         }
     }
 

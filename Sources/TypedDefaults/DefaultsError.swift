@@ -29,6 +29,10 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// keeps every byte: look at it with `plutil -p` or Python's `plistlib`, recover what you
     /// need, then delete it; nothing reads it again.
     case corruptFile(path: String, preservedAt: String?, underlying: any Error)
+    /// A file that does not parse, met by a call that repairs nothing (``DefaultsStore/storedValues()``,
+    /// ``DefaultsStore/editStoredValues(_:)``, reading a published ``DefaultsSchema``): it is left
+    /// where and as it is, and nothing was written.
+    case unparsableFile(path: String, underlying: any Error)
     /// A suite's file exists but could not be read: another user owns it, its mode forbids
     /// reading, it is a folder, or the process ran out of file descriptors. The file is left
     /// exactly as it is and nothing is written over it; reads give defaults, and the next read
@@ -48,7 +52,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _):
             key
-        case .invalidSuiteName, .corruptFile, .readFailed, .writeFailed, .migrationFailed:
+        case .invalidSuiteName, .corruptFile, .unparsableFile, .readFailed, .writeFailed, .migrationFailed:
             nil
         }
     }
@@ -69,6 +73,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "\(path) does not parse (\(underlying)); "
                 + (preservedAt.map { "it was moved to \($0), " } ?? "it could not be moved aside, ")
                 + "and the suite starts empty"
+        case .unparsableFile(let path, let underlying):
+            "\(path) does not parse (\(underlying)); it is left as it is, and nothing was written"
         case .readFailed(let path, let underlying):
             "cannot read \(path): \(underlying); it is left as it is, defaults are read until it can be read"
         case .keyTypeConflict(let key, let types):

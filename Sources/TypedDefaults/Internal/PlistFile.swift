@@ -76,6 +76,19 @@ struct PlistFile: Sendable {
         }
     }
 
+    /// Reads the file, waiting out a writer halfway through it, and throws when it cannot be
+    /// read or does not parse, leaving it as it is.
+    func readLeavingCorrupt() throws(DefaultsError) -> SuiteContents {
+        switch settledRead() {
+        case .values(let values):
+            return SuiteContents(values: values)
+        case .unreadable(let error):
+            throw error
+        case .unparsable(let underlying):
+            throw .unparsableFile(path: url.path, underlying: ParseFailure(underlying))
+        }
+    }
+
     /// What tells one version of the file from another: a rename gives a new inode, a rewrite in
     /// place a new modification time or size.
     struct Identity: Equatable, Sendable {

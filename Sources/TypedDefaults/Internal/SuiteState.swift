@@ -181,9 +181,14 @@ import Foundation
 
     /// Whether anything is stored under the slot's key.
     func hasObject(_ slot: KeySlot) -> Bool {
+        storedObject(slot) != nil
+    }
+
+    /// The object stored under the slot's key, undecoded.
+    func storedObject(_ slot: KeySlot) -> PropertyList? {
         var after = AfterUnlock()
         defer { after.run() }
-        return lock.withLock { loadedObject(slot, &after) != nil }
+        return lock.withLock { loadedObject(slot, &after) }
     }
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
@@ -268,7 +273,7 @@ import Foundation
         var updated: PropertyList?
         var transaction: Transaction?
         do {
-            let contents = try backend.commit(changes, waitingAtMost: limit) { edit in
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) { edit in
                 let running = Transaction(edit: edit, changes: changes)
                 transaction = running
                 self.lock.withLock { self.transaction = running }
@@ -296,8 +301,11 @@ import Foundation
     /// of each key `body` changed. Updates and flushes that `body` makes on this suite join the
     /// commit; a commit of several keys asked for from inside an update's body throws rather
     /// than wait for the lock its own thread holds. With `committingPending` false (a dry run),
-    /// pending changes are left pending and out of `body`'s view.
-    func commitEdit(committingPending: Bool = true, _ body: @escaping SuiteEdit.Body) throws(DefaultsError) {
+    /// pending changes are left pending and out of `body`'s view. With `repairing` false, a
+    /// suite whose file does not parse is left as it is and the commit throws.
+    func commitEdit(
+        committingPending: Bool = true, repairing: Bool = true, _ body: @escaping SuiteEdit.Body
+    ) throws(DefaultsError) {
         guard joinableTransaction() == nil else {
             throw .writeFailed(path: location, underlying: NestedCommit())
         }
@@ -310,7 +318,8 @@ import Foundation
         var edited: [String: PropertyList?] = [:]
         var transaction: Transaction?
         do {
-            let contents = try backend.commit(changes, waitingAtMost: limit) { edit throws(DefaultsError) in
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: repairing) {
+                edit throws(DefaultsError) in
                 let running = Transaction(edit: edit, changes: changes)
                 transaction = running
                 self.lock.withLock { self.transaction = running }
@@ -353,7 +362,7 @@ import Foundation
         let changes = takePending()
         guard !changes.isEmpty else { return }
         do {
-            let contents = try backend.commit(changes, waitingAtMost: limit, edit: nil)
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
             lock.withLock {
                 refresh(from: contents, &after)
                 forgetBases(of: changes)

@@ -152,6 +152,8 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     override func reset(in store: DefaultsStore) {
         store.reset(self)
     }
+
+    override var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore)? { typedSchemaEntry }
 }
 
 extension DefaultsKey: DefaultsRuleChaining {}

@@ -34,6 +34,9 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// Resets the key in `store`, whatever its value type.
     func reset(in store: DefaultsStore) {}
 
+    /// The key's entry in a published schema, and the store it lives in.
+    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore)? { nil }
+
     public static func == (lhs: DefaultsKeys, rhs: DefaultsKeys) -> Bool {
         lhs.keyName == rhs.keyName && lhs.keyStore?.state === rhs.keyStore?.state
     }

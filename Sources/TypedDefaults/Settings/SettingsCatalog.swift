@@ -41,6 +41,7 @@ enum SettingsCatalogListing {
 /// A setting that can describe itself without its value type being known.
 protocol DescribableSetting {
     var settingDescription: SettingDescription { get }
+    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) { get }
 }
 
 extension Setting: DescribableSetting {

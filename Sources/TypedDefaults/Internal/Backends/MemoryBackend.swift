@@ -21,7 +21,8 @@ struct MemoryBackend: StoreBackend {
     /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
     /// copy, outside this backend's lock (it runs user code, which may read the suite).
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         var values = contents.withLock { $0 }
         values.apply(changes)

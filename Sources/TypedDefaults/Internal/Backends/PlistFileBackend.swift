@@ -48,10 +48,16 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
-            var contents = unchangedSinceWritten().map { SuiteContents(values: $0) } ?? file.readMovingCorruptAside()
+            var contents: SuiteContents
+            if let unchanged = unchangedSinceWritten() {
+                contents = SuiteContents(values: unchanged)
+            } else {
+                contents = repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt()
+            }
             // A file that cannot be read is never written over: its keys would be lost.
             guard var values = contents.values else {
                 throw contents.problem ?? .readFailed(path: file.url.path, underlying: SystemError(code: EIO))

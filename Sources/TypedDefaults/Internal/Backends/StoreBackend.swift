@@ -27,8 +27,12 @@ protocol StoreBackend: Sendable {
     /// freshest contents, all under one cross-process lock where the backend has one, waited
     /// for at most `limit` seconds. Returns the suite's whole contents after the commit when
     /// the backend knows them. When `edit` throws, nothing is written, `changes` included.
+    /// Contents that do not parse are set aside and replaced (the engine's repair), or, with
+    /// `repairing` false, left as they are, and the commit throws
+    /// ``DefaultsError/corruptFile(path:preservedAt:underlying:)``.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.

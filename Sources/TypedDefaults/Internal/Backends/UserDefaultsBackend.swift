@@ -46,7 +46,8 @@ struct UserDefaultsBackend: StoreBackend {
     /// `changes` were written through as they were made; `edit` changes are written through
     /// now. On Linux, synchronizes, since corelibs Foundation writes only then.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, edit: SuiteEdit.Body?
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         if let edit {
             let suiteEdit = SuiteEdit(base: { object(forKey: $0) }, keys: { Set(storedKeys()) })

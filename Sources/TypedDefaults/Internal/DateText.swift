@@ -1,0 +1,160 @@
+import Foundation
+
+/// Dates as ISO 8601 text that reads back as exactly the same `Date`.
+///
+/// `ISO8601DateFormatter` keeps milliseconds at most, and property-list XML whole seconds; a
+/// `Date()` stored in a setting has a fraction finer than both. The text written here carries
+/// the fraction with as many digits as it takes for the parse to give back the same 64-bit
+/// time, and the parse adds the fraction to the whole seconds exactly as the writer split them.
+/// The calendar arithmetic is the proleptic Gregorian calendar in UTC, done on integers.
+enum DateText {
+    /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
+    private static let referenceOffset: Int64 = 978_307_200
+
+    /// `2026-11-23T10:00:00Z`, `2026-11-23T10:00:00.123456Z`; `nil` for a date that is not
+    /// finite, outside the years 0000–9999, or whose fraction no decimal text can give back.
+    static func format(_ date: Date) -> String? {
+        let time = date.timeIntervalSinceReferenceDate
+        guard time.isFinite, abs(time) < 4e11 else { return nil }
+        let whole = time.rounded(.down)
+        var fraction = time - whole
+        // `time - whole` may round; the fraction to write is one whose sum with `whole` is `time`.
+        var candidates = [fraction]
+        for _ in 0..<4 {
+            fraction = fraction.nextUp
+            candidates.append(fraction)
+        }
+        fraction = candidates[0]
+        for _ in 0..<4 {
+            fraction = fraction.nextDown
+            candidates.append(fraction)
+        }
+        guard let exact = candidates.first(where: { $0 >= 0 && $0 < 1 && whole + $0 == time }) else { return nil }
+        let seconds = Int64(whole) + referenceOffset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        guard (0...9999).contains(year) else { return nil }
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
+        var text = "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):"
+        text += two(secondOfDay % 60)
+        if exact > 0 { text += "." + fractionDigits(exact) }
+        return text + "Z"
+    }
+
+    /// Parses `2026-11-23`, `2026-11-23T10:00:00Z`, with a fraction of any length and an offset
+    /// (`+02:00`, `+0200`), or macOS `defaults`' `2026-11-23 10:00:00 +0000`.
+    static func parse(_ text: String) -> Date? {
+        var scanner = Scanner(Array(text.utf8))
+        guard let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
+            let day = scanner.digits(2), (1...12).contains(month), (1...daysIn(month, year)).contains(day)
+        else { return nil }
+        var seconds = days(fromCivil: year, month, day) * 86_400
+        var fraction = 0.0
+        if !scanner.atEnd {
+            guard scanner.take("T") || scanner.take(" "), let hour = scanner.digits(2), scanner.take(":"),
+                let minute = scanner.digits(2), scanner.take(":"), let second = scanner.digits(2),
+                hour < 24, minute < 60, second < 60
+            else { return nil }
+            seconds += hour * 3600 + minute * 60 + second
+            if scanner.take(".") {
+                let digits = scanner.run { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
+                fraction = value
+            }
+            _ = scanner.take(" ")
+            if scanner.take("Z") {
+            } else if let sign = scanner.sign() {
+                guard let hours = scanner.digits(2) else { return nil }
+                _ = scanner.take(":")
+                guard let minutes = scanner.digits(2), hours < 24, minutes < 60 else { return nil }
+                seconds -= sign * (hours * 3600 + minutes * 60)
+            } else {
+                return nil
+            }
+        }
+        guard scanner.atEnd else { return nil }
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceOffset) + fraction)
+    }
+
+    /// The digits after the point of a fraction in `0..<1`, as few as give it back exactly.
+    private static func fractionDigits(_ fraction: Double) -> String {
+        // Swift's description is the shortest text that reads back as the same Double.
+        let description = "\(fraction)"
+        guard let exponentMark = description.firstIndex(of: "e") else {
+            return String(description.drop { $0 != "." }.dropFirst())
+        }
+        let mantissa = description[..<exponentMark].filter { $0 != "." }
+        let exponent = Int(description[description.index(after: exponentMark)...]) ?? 0
+        return String(repeating: "0", count: max(0, -exponent - 1)) + mantissa
+    }
+
+    private static func daysIn(_ month: Int64, _ year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the date (Howard Hinnant's `days_from_civil`).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position = 0
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        var atEnd: Bool { position == bytes.count }
+
+        mutating func take(_ character: Unicode.Scalar) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func run(while matches: (UInt8) -> Bool) -> String {
+            let start = position
+            while position < bytes.count, matches(bytes[position]) { position += 1 }
+            return String(decoding: bytes[start..<position], as: UTF8.self)
+        }
+
+        mutating func digits(_ count: Int) -> Int64? {
+            guard bytes.count - position >= count else { return nil }
+            let slice = bytes[position..<position + count]
+            guard slice.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            position += count
+            return Int64(String(decoding: slice, as: UTF8.self))
+        }
+
+        mutating func sign() -> Int64? {
+            if take("+") { return 1 }
+            if take("-") { return -1 }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+extension DefaultsSchema {
+    /// Publishes the schema of every ``Setting`` in `catalog` and of `keys`, beside the suite
+    /// each lives in: one call at launch keeps the schemas as current as the program.
+    ///
+    /// ```swift
+    /// extension DefaultsKeys {
+    ///     static let launchCount = DefaultsKey<Int>("launchCount", default: 0)
+    /// }
+    /// try DefaultsSchema.publish(AppSettings(), keys: [.launchCount])
+    /// ```
+    ///
+    /// A suite's schema lists what this call declares for it and nothing else: publish each
+    /// suite's keys in one call. A key declared twice is listed once, first declaration first.
+    /// The file, `<suite>.schema.json` beside `<suite>.plist`, is replaced atomically and only
+    /// when it would change. A store with no file (in memory, or on Apple platforms, where
+    /// `UserDefaults` keeps the suite) has nothing to publish beside, and is skipped.
+    ///
+    /// - Returns: The files written or found current.
+    /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``; schemas of other suites may
+    ///   have been written before it.
+    @discardableResult
+    public static func publish(_ catalog: some SettingsCatalog, keys: [DefaultsKeys] = []) throws(DefaultsError)
+        -> [URL]
+    {
+        try publish(SettingsCatalogListing.schemaKeys(in: Mirror(reflecting: catalog)) + keys.compactMap(\.schemaEntry))
+    }
+
+    /// Publishes the schema of `keys`, beside the suite each lives in (the key's store, or the
+    /// standard suite), as ``publish(_:keys:)`` does for a catalog.
+    ///
+    /// ```swift
+    /// try DefaultsSchema.publish(keys: [.launchCount, .theme])
+    /// ```
+    @discardableResult
+    public static func publish(keys: [DefaultsKeys]) throws(DefaultsError) -> [URL] {
+        try publish(keys.compactMap(\.schemaEntry))
+    }
+
+    private static func publish(_ entries: [(key: Key, store: DefaultsStore)]) throws(DefaultsError) -> [URL] {
+        var order: [ObjectIdentifier] = []
+        var suites: [ObjectIdentifier: (store: DefaultsStore, keys: [Key])] = [:]
+        for (key, store) in entries {
+            let id = ObjectIdentifier(store.state)
+            if suites[id] == nil {
+                order.append(id)
+                suites[id] = (store, [])
+            }
+            guard suites[id]?.keys.contains(where: { $0.name == key.name }) == false else { continue }
+            suites[id]?.keys.append(key)
+        }
+        var written: [URL] = []
+        for id in order {
+            guard let (store, keys) = suites[id], let file = store.schemaFileURL, let suite = store.suiteName else {
+                continue
+            }
+            try SchemaFile.write(DefaultsSchema(suite: suite, keys: keys), to: file)
+            written.append(file)
+        }
+        return written
+    }
+}
+
+extension DefaultsStore {
+    /// The schema a program published for this suite (see ``DefaultsSchema/publish(_:keys:)``),
+    /// or `nil` when none was.
+    ///
+    /// ```swift
+    /// if let schema = try store.publishedSchema(), let fontSize = schema["fontSize"] {
+    ///     print(fontSize.title, fontSize.valueType)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)`` for a file that is not a
+    ///   schema of a version this library reads, ``DefaultsError/readFailed(path:underlying:)``.
+    public func publishedSchema() throws(DefaultsError) -> DefaultsSchema? {
+        guard let file = schemaFileURL else { return nil }
+        return try SchemaFile.read(file)
+    }
+
+    /// Where the suite's schema is published: `<suite>.schema.json` beside `<suite>.plist`.
+    var schemaFileURL: URL? {
+        fileURL.map { $0.deletingPathExtension().appendingPathExtension("schema.json") }
+    }
+
+    /// The suite's name, where the store manages its file.
+    var suiteName: String? {
+        fileURL.map { $0.deletingPathExtension().lastPathComponent }
+    }
+}
+
+extension DefaultsSchema.Key {
+    /// The entry of a value of type `Value` stored under `name`.
+    init<Value: DefaultsValueConvertible>(
+        name: String, type: Value.Type, defaultValue: Value?, formattedDefaultValue: String, title: String,
+        info: String, range: (min: Value, max: Value, step: Value)?
+    ) {
+        func stored(_ value: Value) -> DefaultsStoredValue? {
+            (try? Conversion.encode(value, key: name).get()).flatMap {
+                DefaultsStoredValue(propertyListObject: $0.object)
+            }
+        }
+        let storedDefault = defaultValue.flatMap(stored)
+        self.init(
+            name: name, swiftType: String(describing: Value.self),
+            valueType: SchemaValueType.of(Value.self, sample: storedDefault), title: title, info: info,
+            defaultValue: storedDefault,
+            formattedDefaultValue: defaultValue == nil ? "computed on each read" : formattedDefaultValue,
+            range: range.flatMap { range in
+                guard let min = stored(range.min), let max = stored(range.max), let step = stored(range.step) else {
+                    return nil
+                }
+                return DefaultsSchema.Range(min: min, max: max, step: step)
+            })
+    }
+}
+
+extension SettingsCatalogListing {
+    /// The schema entries of a catalog's settings, with the store each lives in.
+    static func schemaKeys(in mirror: Mirror) -> [(key: DefaultsSchema.Key, store: DefaultsStore)] {
+        let inherited = mirror.superclassMirror.map(schemaKeys(in:)) ?? []
+        return inherited
+            + mirror.children.flatMap { child -> [(key: DefaultsSchema.Key, store: DefaultsStore)] in
+                switch child.value {
+                case let setting as any DescribableSetting: [setting.schemaEntry]
+                case let nested as any SettingsCatalog: schemaKeys(in: Mirror(reflecting: nested))
+                default: []
+                }
+            }
+    }
+}
+
+extension Setting {
+    /// The setting's schema entry, and the store it lives in.
+    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
+        let fixedDefault = property.keyBinding.defaultSource.fixedValue.map { property.applyingRules(to: $0) }
+        let key = DefaultsSchema.Key(
+            name: self.key, type: Value.self, defaultValue: fixedDefault,
+            formattedDefaultValue: fixedDefault.map(formatted) ?? "", title: title, info: info,
+            range: stepping.map { ($0.min, $0.max, $0.step) })
+        return (key, property.store)
+    }
+}
+
+extension DefaultsKey {
+    /// The key's schema entry, and the store it lives in.
+    var typedSchemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
+        let store = self.store ?? .standard
+        let fixedDefault = defaultSource.fixedValue.map { binding(in: store.state).applyingRules(to: $0) }
+        let key = DefaultsSchema.Key(
+            name: name, type: Value.self, defaultValue: fixedDefault,
+            formattedDefaultValue: fixedDefault.map(ValueDescription.describe) ?? "", title: "", info: "", range: nil)
+        return (key, store)
+    }
+}

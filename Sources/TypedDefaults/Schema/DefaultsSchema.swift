@@ -1,0 +1,238 @@
+import Foundation
+
+/// What a program declares about the keys of a suite (types, defaults, titles, ranges),
+/// published beside the suite so that tools can describe the keys and check values written
+/// from outside the program, as GSettings schemas do.
+///
+/// ```swift
+/// struct AppSettings: SettingsCatalog {
+///     @Setting("fontSize", title: "Font size", range: 8...72, step: 2) var fontSize = 12
+/// }
+/// try DefaultsSchema.publish(AppSettings(), keys: [.launchCount])   // at launch
+/// ```
+///
+/// Then `typed-defaults describe com.example.app fontSize` shows the setting, and
+/// `typed-defaults write com.example.app fontSize 100` is refused: 100 is outside 8…72.
+/// The file format is documented in the README ("Schemas") and versioned by ``formatVersion``.
+public struct DefaultsSchema: Sendable, Hashable {
+    /// The version of the file format this library writes; it reads files of this version.
+    /// A change that older readers would misread takes a new version.
+    public static let formatVersion = 1
+
+    /// The suite the schema describes.
+    public var suite: String
+    /// The keys, in the order the program declared them.
+    public var keys: [Key]
+
+    public init(suite: String, keys: [Key]) {
+        self.suite = suite
+        self.keys = keys
+    }
+
+    /// The key named `name`, if the schema declares it.
+    public subscript(name: String) -> Key? {
+        keys.first { $0.name == name }
+    }
+}
+
+extension DefaultsSchema {
+    /// One declared key: a ``Setting`` of a catalog, or a typed key.
+    public struct Key: Sendable, Hashable {
+        /// The name the value is stored under.
+        public var name: String
+        /// The value's Swift type, as the program writes it: `Int`, `Optional<String>`, `Theme`.
+        public var swiftType: String
+        /// What the suite stores for the value.
+        public var valueType: ValueType
+        /// The setting's title; empty for a typed key.
+        public var title: String
+        /// The setting's info text; empty when none was given.
+        public var info: String
+        /// The default, as it is stored; `nil` when it is computed on each read.
+        public var defaultValue: DefaultsStoredValue?
+        /// The default, as the program formats it.
+        public var formattedDefaultValue: String
+        /// The bounds and step of a number declared with them.
+        public var range: Range?
+
+        public init(
+            name: String, swiftType: String, valueType: ValueType, title: String = "", info: String = "",
+            defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil
+        ) {
+            self.name = name
+            self.swiftType = swiftType
+            self.valueType = valueType
+            self.title = title
+            self.info = info
+            self.defaultValue = defaultValue
+            self.formattedDefaultValue = formattedDefaultValue
+            self.range = range
+        }
+
+        /// Why `value` is not one the program accepts for the key, or `nil` when it is: of
+        /// the stored type, and within the range.
+        ///
+        /// ```swift
+        /// if let problem = key.problem(with: .integer(100)) { print(problem) }
+        /// // 100 is outside the range 8 to 72
+        /// ```
+        ///
+        /// The check is of the stored form: a `Codable` value must be JSON, but only the
+        /// program can tell whether it decodes.
+        public func problem(with value: DefaultsStoredValue) -> String? {
+            if let problem = valueType.problem(with: value) { return problem }
+            guard let range else { return nil }
+            if case .real(let number) = value, number.isNaN {
+                return "nan is outside the range \(range.min.json()) to \(range.max.json())"
+            }
+            if let order = DefaultsStoredValue.compareNumbers(value, range.min), order < 0 {
+                return "\(value.json()) is below the range \(range.min.json()) to \(range.max.json())"
+            }
+            if let order = DefaultsStoredValue.compareNumbers(value, range.max), order > 0 {
+                return "\(value.json()) is above the range \(range.min.json()) to \(range.max.json())"
+            }
+            return nil
+        }
+    }
+
+    /// The bounds and step of a number, in its stored form.
+    public struct Range: Sendable, Hashable {
+        public var min: DefaultsStoredValue
+        public var max: DefaultsStoredValue
+        public var step: DefaultsStoredValue
+
+        public init(min: DefaultsStoredValue, max: DefaultsStoredValue, step: DefaultsStoredValue) {
+            self.min = min
+            self.max = max
+            self.step = step
+        }
+    }
+
+    /// What a suite stores for a value of a declared type.
+    public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
+        /// Any property-list value.
+        case any
+        case string
+        /// A string holding JSON: a `Codable` value.
+        case json
+        /// An integer within the bounds of its Swift type.
+        case integer(lowest: Int64, highest: UInt64)
+        /// A float; an integer is read as one too.
+        case real
+        case boolean
+        case date
+        case data
+        /// Data holding a keyed archive of the class named: an `NSSecureCoding` value.
+        case keyedArchive(className: String)
+        case array(of: ValueType)
+        case dictionary(of: ValueType)
+        /// A value of the wrapped type, or an explicit `nil`.
+        case optional(ValueType)
+
+        public var description: String {
+            switch self {
+            case .any: "any value"
+            case .string: "string"
+            case .json: "string holding JSON"
+            case .integer(let lowest, let highest): "integer (\(lowest) to \(highest))"
+            case .real: "float"
+            case .boolean: "boolean"
+            case .date: "date"
+            case .data: "data"
+            case .keyedArchive(let className): "data holding a keyed archive of \(className)"
+            case .array(let element): "array of \(element)"
+            case .dictionary(let value): "dictionary of \(value)"
+            case .optional(let wrapped): "\(wrapped), or nil"
+            }
+        }
+
+        /// The kind of stored value that holds it, `nil` for ``any``.
+        public var kind: DefaultsStoredValue.Kind? {
+            switch self {
+            case .any: nil
+            case .string, .json: .string
+            case .integer: .integer
+            case .real: .real
+            case .boolean: .boolean
+            case .date: .date
+            case .data, .keyedArchive: .data
+            case .array: .array
+            case .dictionary: .dictionary
+            case .optional(let wrapped): wrapped.kind
+            }
+        }
+
+        /// Why `value` is not of this type, or `nil` when it is.
+        public func problem(with value: DefaultsStoredValue) -> String? {
+            switch (self, value) {
+            case (.any, _):
+                return nil
+            case (.optional(let wrapped), _):
+                if case .explicitNil = value.encoding { return nil }
+                return wrapped.problem(with: value)
+            case (.string, .string), (.boolean, .boolean), (.date, .date), (.data, .data), (.real, .real):
+                return nil
+            case (.real, .integer), (.real, .unsignedInteger):
+                return nil
+            case (.json, .string(let text)):
+                do {
+                    _ = try JSONText.parse(text)
+                    return nil
+                } catch {
+                    return "\(String(reflecting: text)) is not JSON: \(error)"
+                }
+            case (.integer(let lowest, let highest), .integer(let number)):
+                return number >= lowest && (number < 0 || UInt64(number) <= highest)
+                    ? nil : "\(number) is outside the bounds of the type, \(lowest) to \(highest)"
+            case (.integer(_, let highest), .unsignedInteger(let number)):
+                return number <= highest ? nil : "\(number) is outside the bounds of the type, up to \(highest)"
+            case (.keyedArchive(let className), .data):
+                guard case .keyedArchive(let found) = value.encoding else { return "the data is not a keyed archive" }
+                return found == className ? nil : "the archive holds \(found), not \(className)"
+            case (.array(let element), .array(let elements)):
+                for (index, item) in elements.enumerated() {
+                    if let problem = element.problem(with: item) { return "element \(index): \(problem)" }
+                }
+                return nil
+            case (.dictionary(let valueType), .dictionary(let entries)):
+                for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
+                    if let problem = valueType.problem(with: item) { return "\(String(reflecting: key)): \(problem)" }
+                }
+                return nil
+            default:
+                return "expected \(self), found \(value.kind)"
+            }
+        }
+    }
+}
+
+extension DefaultsStoredValue {
+    /// The order of two numbers (negative, zero, positive), exact for every integer; `nil` when
+    /// either is not a number, or is NaN.
+    static func compareNumbers(_ first: Self, _ second: Self) -> Int? {
+        if let x = first.exactInteger, let y = second.exactInteger {
+            if x.isNegative != y.isNegative { return x.isNegative ? -1 : 1 }
+            let order = x.magnitude < y.magnitude ? -1 : x.magnitude > y.magnitude ? 1 : 0
+            return x.isNegative ? -order : order
+        }
+        guard let x = first.approximateNumber, let y = second.approximateNumber, !x.isNaN, !y.isNaN else { return nil }
+        return x < y ? -1 : x > y ? 1 : 0
+    }
+
+    private var exactInteger: (isNegative: Bool, magnitude: UInt64)? {
+        switch self {
+        case .integer(let number): (number < 0, number.magnitude)
+        case .unsignedInteger(let number): (false, number)
+        default: nil
+        }
+    }
+
+    private var approximateNumber: Double? {
+        switch self {
+        case .integer(let number): Double(number)
+        case .unsignedInteger(let number): Double(number)
+        case .real(let number): number
+        default: nil
+        }
+    }
+}

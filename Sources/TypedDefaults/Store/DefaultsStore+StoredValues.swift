@@ -1,0 +1,105 @@
+import Foundation
+
+extension DefaultsStore {
+    /// Every key the suite stores and its value, read from storage now: for a backup, a listing
+    /// or a tool, with no Swift types needed.
+    ///
+    /// ```swift
+    /// for (key, value) in try store.storedValues().sorted(by: { $0.key < $1.key }) {
+    ///     print("\(key) = \(value.json())")
+    /// }
+    /// ```
+    ///
+    /// Changes this process has not written yet are written first. Unlike a read through a key,
+    /// which gives defaults and reports, this throws when the suite cannot be read, and it
+    /// repairs nothing: a file that does not parse is left where and as it is.
+    ///
+    /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``, or
+    ///   ``DefaultsError/writeFailed(path:underlying:)`` when the lock could not be taken.
+    public func storedValues() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        var values: [String: DefaultsStoredValue] = [:]
+        try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
+            values = try Self.values(in: edit)
+        }
+        return values
+    }
+
+    /// The value stored under `key` as this store sees it now, or `nil` when nothing is: the
+    /// same object a typed read of the key would decode, other processes' writes included.
+    ///
+    /// ```swift
+    /// if case .explicitNil? = store.storedValue(forKey: "team")?.encoding { print("cleared") }
+    /// ```
+    public func storedValue(forKey key: String) -> DefaultsStoredValue? {
+        state.storedObject(state.slot(for: key)).flatMap { DefaultsStoredValue(propertyListObject: $0.object) }
+    }
+
+    /// Changes the suite's stored values as one atomic edit, under the suite's cross-process
+    /// lock: `body` gets every key and value as they are in storage now, and what it leaves is
+    /// written in one replacement of the file, keys it did not touch exactly as they were.
+    ///
+    /// ```swift
+    /// try store.editStoredValues { values in
+    ///     values["displayName"] = values.removeValue(forKey: "userName")
+    ///     values["fontSize"] = .integer(14)
+    /// }
+    /// ```
+    ///
+    /// Observers, `didSet` callbacks and the caches of this process hear of each key that
+    /// changed; other processes' observers as they do of any write. When `body` throws, nothing
+    /// is written and its error is rethrown. Like ``storedValues()``, the edit repairs nothing:
+    /// a suite whose file does not parse is left as it is, and the edit throws.
+    ///
+    /// - Throws: what `body` threw, or a ``DefaultsError``: the suite could not be read
+    ///   (``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``), a value nests too deeply to store (``DefaultsError/encodingFailed(key:underlying:)``),
+    ///   or the file could not be written.
+    @discardableResult
+    public func editStoredValues<Result>(_ body: (inout [String: DefaultsStoredValue]) throws -> Result) throws
+        -> Result
+    {
+        try withoutActuallyEscaping(body) { body in
+            var result: Result?
+            var thrown: (any Error)?
+            do {
+                try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
+                    let before = try Self.values(in: edit)
+                    var values = before
+                    do {
+                        result = try body(&values)
+                    } catch {
+                        thrown = error
+                        throw .writeFailed(path: "", underlying: error)
+                    }
+                    for (key, value) in values where before[key] != value {
+                        edit[key] = try Conversion.encode(value, key: key).get()
+                    }
+                    for key in before.keys where values[key] == nil {
+                        edit[key] = nil
+                    }
+                }
+            } catch {
+                throw thrown ?? error
+            }
+            guard let result else {
+                throw thrown ?? DefaultsError.writeFailed(path: state.location, underlying: NoResult())
+            }
+            return result
+        }
+    }
+
+    private static func values(in edit: SuiteEdit) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        var values: [String: DefaultsStoredValue] = [:]
+        for key in edit.baseKeys() {
+            guard let object = edit[key] else { continue }
+            guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
+                throw .typeMismatch(
+                    key: key, expected: "a property-list value", found: StoredObject.describe(object.object))
+            }
+            values[key] = value
+        }
+        return values
+    }
+}
+
+/// The edit's body did not run to the end, and threw nothing: cannot happen, named for safety.
+private struct NoResult: Error {}

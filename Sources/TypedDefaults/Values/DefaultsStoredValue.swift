@@ -1,0 +1,166 @@
+import Foundation
+
+/// What a suite stores under a key, as a typed property-list value: for tools, settings
+/// screens and backups that handle values without knowing their Swift types.
+///
+/// ```swift
+/// let store = try DefaultsStore(suiteName: "com.example.app")
+/// for (key, value) in try store.storedValues() {
+///     print(key, value.kind, value.text)
+/// }
+/// try store.editStoredValues { values in
+///     values["fontSize"] = .integer(14)
+/// }
+/// ```
+///
+/// Read from a suite, every integer that fits `Int64` is ``integer(_:)``, and only one above
+/// `Int64.max` is ``unsignedInteger(_:)``; a `Float` comes back as ``real(_:)``.
+public enum DefaultsStoredValue: Sendable, Hashable {
+    case string(String)
+    case integer(Int64)
+    /// An integer above `Int64.max`.
+    case unsignedInteger(UInt64)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case data(Data)
+    case array([DefaultsStoredValue])
+    case dictionary([String: DefaultsStoredValue])
+
+    /// The kinds of property-list value, named as macOS `defaults read-type` names them.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case string, integer, real = "float", boolean, date, data, array, dictionary
+
+        public var description: String { rawValue }
+    }
+
+    /// The value's kind; both integer cases are ``Kind/integer``.
+    public var kind: Kind {
+        switch self {
+        case .string: .string
+        case .integer, .unsignedInteger: .integer
+        case .real: .real
+        case .boolean: .boolean
+        case .date: .date
+        case .data: .data
+        case .array: .array
+        case .dictionary: .dictionary
+        }
+    }
+
+    /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,
+    /// `[String: Any]`), or `nil` for an object that is not a property list, or one that nests
+    /// deeper than a suite may hold.
+    ///
+    /// ```swift
+    /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)
+    /// ```
+    public init?(propertyListObject object: Any) {
+        self.init(object, depth: 0)
+    }
+
+    private init?(_ object: Any, depth: Int) {
+        if let string = object as? String {
+            self = .string(string)
+        } else if let number = StoredObject.number(object) {
+            switch number {
+            case .bool(let value): self = .boolean(value)
+            case .signed(let value): self = .integer(value)
+            case .unsigned(let value): self = Int64(exactly: value).map(Self.integer) ?? .unsignedInteger(value)
+            case .floating(let value): self = .real(value)
+            }
+        } else if let data = object as? Data {
+            self = .data(data)
+        } else if let date = object as? Date {
+            self = .date(date)
+        } else if depth < StoredObject.maximumNestingDepth, let elements = StoredObject.array(object) {
+            var values: [DefaultsStoredValue] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                guard let value = DefaultsStoredValue(element, depth: depth + 1) else { return nil }
+                values.append(value)
+            }
+            self = .array(values)
+        } else if depth < StoredObject.maximumNestingDepth, let entries = StoredObject.dictionary(object) {
+            var values: [String: DefaultsStoredValue] = [:]
+            for (key, entry) in entries {
+                guard let value = DefaultsStoredValue(entry, depth: depth + 1) else { return nil }
+                values[key] = value
+            }
+            self = .dictionary(values)
+        } else {
+            return nil
+        }
+    }
+
+    /// The value as the Swift objects the engine writes: `Int` for an integer, `UInt64` above
+    /// `Int64.max`, `Double`, `[Any]` and `[String: Any]`.
+    public var propertyListObject: Any {
+        switch self {
+        case .string(let value): value
+        case .integer(let value): Int(exactly: value).map { $0 as Any } ?? value
+        case .unsignedInteger(let value): Int(exactly: value).map { $0 as Any } ?? value
+        case .real(let value): value
+        case .boolean(let value): value
+        case .date(let value): value
+        case .data(let value): value
+        case .array(let values): values.map(\.propertyListObject)
+        case .dictionary(let values): values.mapValues(\.propertyListObject)
+        }
+    }
+}
+
+extension DefaultsStoredValue {
+    /// How TypedDefaults encoded a value in a plain property-list value, so that a tool can
+    /// show it as the program's author wrote it.
+    public enum Encoding: Sendable, Hashable {
+        /// An ordinary value.
+        case plain
+        /// An explicit `nil` of an optional (`{"__TypedDefaults.nil": depth}`): `depth` 0 is
+        /// `nil`, 1 is `.some(nil)`, and so on.
+        case explicitNil(depth: Int)
+        /// A `Codable` value: a string holding a JSON object or array.
+        case json
+        /// An `NSSecureCoding` object: data holding a keyed archive of the class named.
+        case keyedArchive(className: String)
+    }
+
+    /// How TypedDefaults encoded the value. A string is ``Encoding/json`` when it holds a JSON
+    /// object or array; data when it is a keyed archive whose root object's class can be named.
+    ///
+    /// ```swift
+    /// if case .keyedArchive(let className) = value.encoding { print("an archived \(className)") }
+    /// ```
+    public var encoding: Encoding {
+        switch self {
+        case .dictionary:
+            if let depth = NilMarker.depth(of: propertyListObject) { return .explicitNil(depth: depth) }
+        case .string(let text):
+            if let first = text.utf8.first(where: { !JSONText.isWhitespace($0) }),
+                first == UInt8(ascii: "{") || first == UInt8(ascii: "["), (try? JSONText.parse(text)) != nil
+            {
+                return .json
+            }
+        case .data(let bytes):
+            if bytes.starts(with: Array("bplist00".utf8)), let name = KeyedArchive.rootClassName(in: bytes) {
+                return .keyedArchive(className: name)
+            }
+        default:
+            break
+        }
+        return .plain
+    }
+}
+
+/// Stored as itself, so a key can hold any property-list value:
+/// `@UserDefault("extras") var extras = DefaultsStoredValue.dictionary([:])`.
+extension DefaultsStoredValue: DefaultsValue {
+    public init(_propertyListObject object: Any) throws {
+        guard let value = DefaultsStoredValue(propertyListObject: object) else {
+            throw DefaultsTypeMismatch(expected: DefaultsStoredValue.self, found: object)
+        }
+        self = value
+    }
+
+    public var _propertyListObject: Any { propertyListObject }
+}

@@ -102,10 +102,13 @@ extension DefaultsSchema.Key {
             }
         }
         let storedDefault = defaultValue.flatMap(stored)
+        let valueType = SchemaValueType.of(Value.self, sample: storedDefault)
+        // An archive's bytes differ each time it is made: listed, it would change the file at
+        // every launch. Its formatted default says what it is.
+        let isArchive = if case .keyedArchive = valueType { true } else { false }
         self.init(
-            name: name, swiftType: String(describing: Value.self),
-            valueType: SchemaValueType.of(Value.self, sample: storedDefault), title: title, info: info,
-            defaultValue: storedDefault,
+            name: name, swiftType: String(describing: Value.self), valueType: valueType, title: title, info: info,
+            defaultValue: isArchive ? nil : storedDefault,
             formattedDefaultValue: defaultValue == nil ? "computed on each read" : formattedDefaultValue,
             range: range.flatMap { range in
                 guard let min = stored(range.min), let max = stored(range.max), let step = stored(range.step) else {

@@ -48,7 +48,8 @@ extension DefaultsSchema {
         public var title: String
         /// The setting's info text; empty when none was given.
         public var info: String
-        /// The default, as it is stored; `nil` when it is computed on each read.
+        /// The default, as it is stored; `nil` when it is computed on each read, or is a keyed
+        /// archive (whose bytes differ each time one is made).
         public var defaultValue: DefaultsStoredValue?
         /// The default, as the program formats it.
         public var formattedDefaultValue: String

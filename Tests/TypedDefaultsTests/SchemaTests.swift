@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+@testable import TypedDefaults
+
+enum SchemaTheme: String, CaseIterable, DefaultsValueConvertible, Sendable {
+    case system, light, dark
+}
+
+struct SchemaProfile: Codable, DefaultsValueConvertible, Sendable, Equatable {
+    var name = "Ada"
+}
+
+final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @unchecked Sendable {
+    static let supportsSecureCoding = true
+    let hue: Double
+
+    init(hue: Double) {
+        self.hue = hue
+    }
+
+    init?(coder: NSCoder) {
+        hue = coder.decodeDouble(forKey: "hue")
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(hue, forKey: "hue")
+    }
+}
+
+/// Schemas a program publishes beside its suite: what they list, their file, and the checks
+/// they make of values written from outside the program.
+@Suite struct SchemaTests {
+    struct Catalog: SettingsCatalog {
+        let store: DefaultsStore
+        @Setting var fontSize: Int
+        @Setting var volume: Double
+        @Setting var theme: SchemaTheme
+        @Setting var profile: SchemaProfile
+        @Setting var nickname: String?
+        @Setting var homepage: URL
+        @Setting var tags: [String]
+        @Setting var small: UInt8
+        @Setting var color: SchemaColor
+        @Setting var sidebar: Bool
+
+        init(store: DefaultsStore) {
+            self.store = store
+            _fontSize = Setting(
+                wrappedValue: 12, "fontSize", title: "Font size", info: "Text size in points", range: 8...72, step: 2,
+                store: store)
+            _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", range: 0...1, step: 0.1, store: store)
+            _theme = Setting(wrappedValue: .system, "theme", title: "Theme", store: store)
+            _profile = Setting(wrappedValue: SchemaProfile(), "profile", title: "Profile", store: store)
+            _nickname = Setting(wrappedValue: nil, "nickname", title: "Nickname", store: store)
+            _homepage = Setting(
+                wrappedValue: URL(string: "https://example.com")!, "homepage", title: "Home page", store: store)
+            _tags = Setting(wrappedValue: ["a"], "tags", title: "Tags", store: store)
+            _small = Setting(wrappedValue: 7, "small", title: "Small", store: store)
+            _color = Setting(wrappedValue: SchemaColor(hue: 0.5), "color", title: "Color", store: store)
+            _sidebar = Setting(wrappedValue: true, "sidebar", title: "Sidebar", store: store)
+        }
+    }
+
+    @Test func aCatalogAndKeysArePublishedBesideTheirSuite() throws {
+        let suite = try TestSuite()
+        let launchCount = DefaultsKey<Int>("launchCount", default: 0, store: suite.store)
+        let deadline = DefaultsKey<Date>("deadline", dynamicDefault: { Date() }, store: suite.store)
+        let written = try DefaultsSchema.publish(Catalog(store: suite.store), keys: [launchCount, deadline])
+        let file = suite.plistURL.deletingPathExtension().appendingPathExtension("schema.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(written == [file])
+        let schema = try #require(try suite.store.publishedSchema())
+        #expect(schema.suite == suite.name)
+        #expect(
+            schema.keys.map(\.name) == [
+                "fontSize", "volume", "theme", "profile", "nickname", "homepage", "tags", "small", "color", "sidebar",
+                "launchCount", "deadline",
+            ])
+        let fontSize = try #require(schema["fontSize"])
+        #expect(fontSize.title == "Font size")
+        #expect(fontSize.info == "Text size in points")
+        #expect(fontSize.swiftType == "Int")
+        #expect(fontSize.valueType == .integer(lowest: Int64.min, highest: UInt64(Int64.max)))
+        #expect(fontSize.defaultValue == .integer(12))
+        #expect(fontSize.range == DefaultsSchema.Range(min: .integer(8), max: .integer(72), step: .integer(2)))
+        #expect(schema["volume"]?.range == DefaultsSchema.Range(min: .real(0), max: .real(1), step: .real(0.1)))
+        #expect(schema["volume"]?.valueType == .real)
+        #expect(schema["theme"]?.valueType == .string)
+        #expect(schema["theme"]?.defaultValue == .string("system"))
+        #expect(schema["profile"]?.valueType == .json)
+        #expect(schema["profile"]?.defaultValue == .string(#"{"name":"Ada"}"#))
+        #expect(schema["nickname"]?.valueType == .optional(.string))
+        #expect(schema["homepage"]?.valueType == .string)
+        #expect(schema["tags"]?.valueType == .array(of: .string))
+        #expect(schema["small"]?.valueType == .integer(lowest: 0, highest: 255))
+        #expect(schema["color"]?.valueType == .keyedArchive(className: "TypedDefaultsTests.SchemaColor"))
+        #expect(schema["color"]?.defaultValue == nil)
+        #expect(schema["color"]?.formattedDefaultValue.contains("SchemaColor") == true)
+        #expect(schema["sidebar"]?.valueType == .boolean)
+        #expect(schema["launchCount"]?.title == "")
+        #expect(schema["deadline"]?.defaultValue == nil)
+        #expect(schema["deadline"]?.formattedDefaultValue == "computed on each read")
+        #expect(schema["missing"] == nil)
+    }
+
+    @Test func publishingAgainUnchangedLeavesTheFileAlone() throws {
+        let suite = try TestSuite()
+        let catalog = Catalog(store: suite.store)
+        let file = try #require(try DefaultsSchema.publish(catalog).first)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let before = try FileManager.default.attributesOfItem(atPath: file.path)
+        usleep(20_000)
+        try DefaultsSchema.publish(catalog)
+        let after = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+        #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int)
+        // Its keys are in the file as written; other parsers read it.
+        let parsed = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+        #expect(parsed?["version"] as? Int == DefaultsSchema.formatVersion)
+        #expect(parsed?["format"] as? String == "typed-defaults schema")
+    }
+
+    @Test func keysOfTwoSuitesArePublishedBesideEach() throws {
+        let (first, second) = (try TestSuite(), try TestSuite())
+        let a = DefaultsKey<Int>("a", default: 1, store: first.store)
+        let b = DefaultsKey<String>("b", default: "x", store: second.store)
+        let again = DefaultsKey<Int>("a", default: 2, store: first.store)
+        let written = try DefaultsSchema.publish(keys: [a, b, again])
+        defer { written.forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(written.count == 2)
+        #expect(try first.store.publishedSchema()?.keys.map(\.name) == ["a"])
+        #expect(try first.store.publishedSchema()?["a"]?.defaultValue == .integer(1))
+        #expect(try second.store.publishedSchema()?.keys.map(\.name) == ["b"])
+        #expect(try DefaultsSchema.publish(keys: [DefaultsKey<Int>("m", default: 0, store: .inMemory())]) == [])
+        #expect(try DefaultsStore.inMemory().publishedSchema() == nil)
+    }
+
+    @Test func valuesAreCheckedAgainstTheStoredTypeAndRange() throws {
+        let suite = try TestSuite()
+        let file = try #require(try DefaultsSchema.publish(Catalog(store: suite.store)).first)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let schema = try #require(try suite.store.publishedSchema())
+        func problem(_ key: String, _ value: DefaultsStoredValue) -> String? {
+            schema[key]?.problem(with: value)
+        }
+        #expect(problem("fontSize", .integer(14)) == nil)
+        #expect(problem("fontSize", .integer(100)) == "100 is above the range 8 to 72")
+        #expect(problem("fontSize", .integer(2)) == "2 is below the range 8 to 72")
+        #expect(
+            problem("fontSize", .string("big"))
+                == "expected integer (-9223372036854775808 to 9223372036854775807), found string")
+        #expect(problem("fontSize", .unsignedInteger(.max)) != nil)
+        #expect(problem("volume", .real(0.7)) == nil)
+        #expect(problem("volume", .integer(1)) == nil)
+        #expect(problem("volume", .real(1.5)) != nil)
+        #expect(problem("volume", .real(.nan)) != nil)
+        #expect(problem("small", .integer(255)) == nil)
+        #expect(problem("small", .integer(256))?.contains("outside the bounds") == true)
+        #expect(problem("small", .integer(-1)) != nil)
+        #expect(problem("profile", .string(#"{"name":"Grace"}"#)) == nil)
+        #expect(problem("profile", .string("{name: Grace}"))?.contains("not JSON") == true)
+        #expect(problem("nickname", .dictionary(["__TypedDefaults.nil": .integer(0)])) == nil)
+        #expect(problem("nickname", .integer(1)) != nil)
+        #expect(problem("tags", .array([.string("a"), .integer(2)])) == "element 1: expected string, found integer")
+        #expect(problem("sidebar", .boolean(false)) == nil)
+        #expect(problem("sidebar", .integer(1)) != nil)
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: SchemaColor(hue: 1), requiringSecureCoding: true)
+        #expect(problem("color", .data(archive)) == nil)
+        let date = try NSKeyedArchiver.archivedData(withRootObject: NSDate(), requiringSecureCoding: true)
+        #expect(problem("color", .data(date)) == "the archive holds NSDate, not TypedDefaultsTests.SchemaColor")
+        #expect(problem("color", .data(Data([1, 2]))) == "the data is not a keyed archive")
+    }
+
+    @Test func aSchemaFileThatCannotBeReadIsAnErrorNeverACrash() throws {
+        let suite = try TestSuite()
+        let file = suite.plistURL.deletingPathExtension().appendingPathExtension("schema.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try suite.store.publishedSchema() == nil)
+        let bad = [
+            "", "{", "[]", #"{"format": "something else", "version": 1, "suite": "s", "keys": []}"#,
+            #"{"format": "typed-defaults schema", "version": 2, "suite": "s", "keys": []}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a"}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "quaternion"}}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": "x", "highest": 1}}]}"#,
+        ]
+        for text in bad {
+            try Data(text.utf8).write(to: file)
+            let error = try #require(throws: DefaultsError.self, "\(text)") { try suite.store.publishedSchema() }
+            guard case .unparsableFile = error else {
+                Issue.record("\(text): \(error)")
+                continue
+            }
+            #expect(FileManager.default.contents(atPath: file.path) == Data(text.utf8))
+        }
+        let extra = #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [], "later": true}"#
+        try Data(extra.utf8).write(to: file)
+        #expect(try suite.store.publishedSchema() == DefaultsSchema(suite: "s", keys: []))
+    }
+}

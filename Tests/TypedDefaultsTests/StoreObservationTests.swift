@@ -114,4 +114,29 @@ extension StoreObservationTests {
         volume.wrappedValue = 0.9
         #expect(seen.wait(for: 2).map(\.newValue) == [0.7, 0.9])
     }
+
+    @Test func keysNoHandleUsedAreHeardOfWhenAnotherWriterChangesThem() throws {
+        let suite = try TestSuite()
+        @UserDefault("used", store: suite.store) var used = 0
+        used = 1
+        try suite.store.flush()
+        let heard = Collected<DefaultsKeyChange>()
+        let observation = suite.store.observe { heard.append($0) }
+        defer { observation.cancel() }
+        // Another program replaces the file, adding a key and changing one this process used.
+        func replaceFile(with contents: [String: Any]) throws {
+            let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+            let temporary = suite.plistURL.appendingPathExtension("other-writer")
+            try data.write(to: temporary)
+            _ = rename(temporary.path, suite.plistURL.path)
+        }
+        try replaceFile(with: ["used": 2, "added": "by another program"])
+        #expect(eventually { Set(heard.all.map(\.key)) == ["used", "added"] })
+        #expect(heard.all.allSatisfy { $0.origin == .otherProcess })
+        #expect(suite.store.storedValue(forKey: "added") == .string("by another program"))
+        try replaceFile(with: ["used": 2])
+        #expect(eventually { heard.all.count == 3 })
+        #expect(heard.all.last?.key == "added")
+        #expect(suite.store.storedValue(forKey: "added") == nil)
+    }
 }

@@ -636,11 +636,23 @@ import Foundation
     private func takeIn(
         _ contents: [String: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
+        let previous = stored
         stored = contents
         hasLoaded = true
         for (key, slot) in slots where slot.isLoaded && !slot.isPending {
             let current = contents[key]
             if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
+        }
+        // Keys no handle here has used: observers hear of them too (a key another program
+        // added or removed), compared with the contents known before.
+        guard !observers.isEmpty, let previous else { return }
+        for key in Set(previous.keys).union(contents.keys) where slots[key]?.isLoaded != true {
+            let (old, current) = (previous[key], contents[key])
+            if PropertyList.same(old, current) { continue }
+            let slot = slotLocked(for: key)
+            slot.object = old
+            slot.isLoaded = true
+            change(slot, to: current, origin: origin, &after)
         }
     }
 }

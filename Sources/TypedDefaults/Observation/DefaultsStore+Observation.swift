@@ -8,9 +8,11 @@ extension DefaultsStore {
     /// ```
     ///
     /// Changes arrive once each, in order, on a serial queue of the suite's. Read the new values
-    /// through your properties. Changes to keys no handle has read or written yet in this
-    /// process are not seen until one does. With `initial: true`, each of `keys` is delivered
-    /// first, as it is now (with `nil`, each key that holds a value).
+    /// through your properties, or ``storedValue(forKey:)``. Keys no handle in this process has
+    /// used are heard of too when another process adds, changes or removes them in a suite's
+    /// file (on Linux); through a `UserDefaults` object, only keys this process has read or
+    /// written. With `initial: true`, each of `keys` is delivered first, as it is now (with
+    /// `nil`, each key that holds a value).
     public func observe(
         keys: Set<String>? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {

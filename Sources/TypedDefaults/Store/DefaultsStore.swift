@@ -35,6 +35,17 @@ public struct DefaultsStore: Sendable {
         state.fileURL
     }
 
+    /// The folder that holds the suites' files on Linux: `$XDG_CONFIG_HOME` when it is an
+    /// absolute path, else `$HOME/.config`, as corelibs Foundation decides. A suite named
+    /// `com.example.app` is `com.example.app.plist` there.
+    ///
+    /// ```swift
+    /// let suites = try FileManager.default.contentsOfDirectory(atPath: DefaultsStore.preferencesFolder.path)
+    /// ```
+    public static var preferencesFolder: URL {
+        PreferencesFolder.url
+    }
+
     /// The standard suite: on Linux the one named after the bundle identifier or the process.
     public static let standard = DefaultsStore(UserDefaults.standard)
 

@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The command-line tool lives in a package of its own, so users of the library fetch nothing:
+// a package fetches every package its dependencies declare, even those only an executable uses.
+// Build and run it from the repository root:
+//     swift run --package-path Tools typed-defaults read com.example.app
+let package = Package(
+    name: "TypedDefaultsTools",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "typed-defaults", targets: ["typed-defaults"])
+    ],
+    dependencies: [
+        .package(name: "TypedDefaults", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "typed-defaults",
+            dependencies: [
+                // Named explicitly: a path dependency is otherwise known by its folder's name.
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Runs the built tool as a real process against real suites.
+        .testTarget(
+            name: "TypedDefaultsToolTests",
+            dependencies: ["typed-defaults", .product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

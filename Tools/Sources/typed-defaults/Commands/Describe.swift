@@ -1,0 +1,37 @@
+import ArgumentParser
+import TypedDefaults
+
+struct Describe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe a key the suite's published schema declares.",
+        discussion: """
+            Prints the title, info, type, default, range and current value.
+
+            Example:
+              typed-defaults describe com.example.app fontSize
+            """)
+
+    @Argument(help: "The suite.") var suite: String
+    @Argument(help: "The key.") var key: String
+
+    func run() throws {
+        let store = try Suites.store(suite)
+        let schema = try Suites.requiredSchema(of: store, suite)
+        guard let declared = schema[key] else { throw ToolError("the schema of \(suite) declares no key \(key)") }
+        Output.line(declared.title.isEmpty ? key : declared.title)
+        if !declared.info.isEmpty { Output.line(declared.info) }
+        Output.line("key: \(key)")
+        Output.line("type: \(declared.swiftType), stored as \(declared.valueType)")
+        Output.line("default: \(declared.formattedDefaultValue)")
+        if let range = declared.range {
+            Output.line(
+                "range: \(ValueDisplay.text(range.min)) to \(ValueDisplay.text(range.max)), step \(ValueDisplay.text(range.step))"
+            )
+        }
+        if let stored = try Suites.values(of: store)[key] {
+            Output.line("value: \(ValueDisplay.line(stored))")
+        } else {
+            Output.line("value: the default (nothing stored)")
+        }
+    }
+}

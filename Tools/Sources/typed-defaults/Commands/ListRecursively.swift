@@ -1,0 +1,33 @@
+import ArgumentParser
+import TypedDefaults
+
+struct ListRecursively: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every key of a suite, or of every suite, with its value.",
+        discussion: """
+            One line per key, "suite key value", as gsettings list-recursively does: the keys the \
+            suite stores and those its schema declares (with their defaults).
+
+            Examples:
+              typed-defaults list-recursively com.example.app
+              typed-defaults list-recursively
+            """)
+
+    @Argument(help: "The suite; without one, every suite.") var suite: String?
+
+    func run() throws {
+        for name in suite.map({ [$0] }) ?? Suites.names() {
+            let store = try Suites.existing(name)
+            let stored = try Suites.values(of: store)
+            let declared = try Suites.schema(of: store)?.keys ?? []
+            var lines: [(String, String)] = declared.map { key in
+                (key.name, stored[key.name].map(ValueDisplay.line) ?? key.formattedDefaultValue)
+            }
+            let declaredNames = Set(declared.map(\.name))
+            lines += stored.filter { !declaredNames.contains($0.key) }.sorted { $0.key < $1.key }.map {
+                ($0.key, ValueDisplay.line($0.value))
+            }
+            for (key, value) in lines { Output.line("\(name) \(key) \(value)") }
+        }
+    }
+}

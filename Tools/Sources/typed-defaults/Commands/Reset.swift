@@ -1,0 +1,25 @@
+import ArgumentParser
+import TypedDefaults
+
+struct Reset: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Reset a key to its default.",
+        discussion: """
+            Removes the stored value, so the program reads its default again; a key with nothing \
+            stored is left as it is. With a schema, prints the default now in effect.
+
+            Example:
+              typed-defaults reset com.example.app fontSize
+            """)
+
+    @Argument(help: "The suite.") var suite: String
+    @Argument(help: "The key.") var key: String
+
+    func run() throws {
+        let store = try Suites.existing(suite)
+        try Suites.edit(store) { $0[key] = nil }
+        if let declared = try Suites.schema(of: store)?[key] {
+            Output.line("\(key) = \(declared.formattedDefaultValue) (default)")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Dispatch
+import TypedDefaults
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print each change of a suite as it happens.",
+        discussion: """
+            Prints "key: value" for each change another process makes (as gsettings monitor does), \
+            "key: (removed)" when a key is removed, or its default with a schema. Stops on Ctrl-C.
+
+            Examples:
+              typed-defaults watch com.example.app
+              typed-defaults watch com.example.app fontSize theme
+            """)
+
+    @Argument(help: "The suite.") var suite: String
+    @Argument(help: "The keys to watch; without any, every key.") var keys: [String] = []
+
+    func run() throws {
+        let store = try Suites.store(suite)
+        let schema = try Suites.schema(of: store)
+        // Loads the suite, so that every later change is told from what it held.
+        _ = try Suites.values(of: store)
+        let observation = store.observe(keys: keys.isEmpty ? nil : Set(keys)) { change in
+            if let value = store.storedValue(forKey: change.key) {
+                Output.line("\(change.key): \(ValueDisplay.line(value))")
+            } else if let declared = schema?[change.key] {
+                Output.line("\(change.key): \(declared.formattedDefaultValue) (default)")
+            } else {
+                Output.line("\(change.key): (removed)")
+            }
+        }
+        Output.error("Watching \(suite); Ctrl-C stops.")
+        withExtendedLifetime(observation) { dispatchMain() }
+    }
+}

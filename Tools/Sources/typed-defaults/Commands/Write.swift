@@ -1,0 +1,47 @@
+import ArgumentParser
+import TypedDefaults
+
+struct Write: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a key's value.",
+        discussion: """
+            The value is read as the type flag says; without one, as the type the suite's published \
+            schema declares, else as a string. With a schema, a value of the wrong type or outside \
+            the declared range is refused, as is a key the schema does not declare (--force writes \
+            anyway). A suite whose file does not parse is left as it is.
+
+            Examples:
+              typed-defaults write com.example.app fontSize 14          (typed by the schema)
+              typed-defaults write com.example.app fontSize --int 14
+              typed-defaults write com.example.app tags --array red green
+              typed-defaults write com.example.app limits --dict --int low 1 high 9
+              typed-defaults write com.example.app profile --json '{"name": "Ada"}'
+              typed-defaults write com.example.app nickname --json null  (an explicit nil)
+              typed-defaults write com.example.app -int count 3         (macOS spelling)
+            """)
+
+    @Argument(help: "The suite.") var suite: String
+    @Argument(help: "The key.") var key: String
+    @Flag(help: "The value's type.") var type: ValueTypeFlag?
+    @Flag(help: "Several values as one collection.") var collection: CollectionFlag?
+    @Flag(help: "Write even a key or value the schema does not allow.") var force = false
+    @Argument(parsing: .allUnrecognized, help: "The value (several with --array or --dict).") var values: [String] = []
+
+    func run() throws {
+        guard !values.isEmpty || collection != nil else { throw ToolError("write needs a value") }
+        let store = try Suites.store(suite)
+        let schema = force ? nil : try Suites.schema(of: store)
+        let declared = schema?[key]
+        if let schema, declared == nil {
+            throw ToolError(
+                "the schema of \(schema.suite) declares no key \(key) (see typed-defaults list-keys \(suite)); "
+                    + "--force writes it anyway")
+        }
+        let value = try ValueInput(type: type, collection: collection, declared: declared?.valueType).value(
+            from: values)
+        if let declared, let problem = declared.problem(with: value) {
+            throw ToolError("cannot write \(key): \(problem); nothing was written")
+        }
+        try Suites.edit(store) { $0[key] = value }
+    }
+}

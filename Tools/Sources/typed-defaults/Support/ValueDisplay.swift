@@ -1,0 +1,130 @@
+import Foundation
+import TypedDefaults
+
+/// Stored values as people read them: in macOS `defaults`' old-style property-list format, with
+/// what TypedDefaults stores shown as the program's author wrote it (Codable JSON as JSON, an
+/// explicit `nil` as `nil`, a keyed archive as its class and size), or as JSON for programs.
+enum ValueDisplay {
+    /// The old-style text of `value`; nested collections indented below `indent`.
+    static func text(_ value: DefaultsStoredValue, indent: String = "") -> String {
+        switch value.encoding {
+        case .explicitNil(let depth):
+            return String(repeating: "Optional(", count: depth) + "nil" + String(repeating: ")", count: depth)
+        case .json:
+            if case .string(let json) = value { return json }
+        case .keyedArchive(let className):
+            if case .data(let bytes) = value { return "<keyed archive of \(className), \(bytes.count) bytes>" }
+        case .plain:
+            break
+        }
+        let inner = indent + "    "
+        switch value {
+        case .string(let string): return quotedIfNeeded(string)
+        case .integer(let number): return "\(number)"
+        case .unsignedInteger(let number): return "\(number)"
+        case .real(let number): return "\(number)"
+        case .boolean(let flag): return flag ? "1" : "0"
+        case .date(let date): return "\"\(dateText(date))\""
+        case .data(let bytes): return "{length = \(bytes.count), bytes = 0x\(hex(bytes))}"
+        case .array(let elements):
+            guard !elements.isEmpty else { return "()" }
+            return "(\n" + elements.map { inner + text($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent))"
+        case .dictionary(let entries):
+            guard !entries.isEmpty else { return "{}" }
+            return "{\n" + entryLines(entries, indent: inner) + "\n\(indent)}"
+        }
+    }
+
+    /// The value on one line: a collection as JSON.
+    static func line(_ value: DefaultsStoredValue) -> String {
+        switch (value, value.encoding) {
+        case (.array, .plain), (.dictionary, .plain): json(value)
+        default: text(value)
+        }
+    }
+
+    /// `key = value;` lines, sorted by key; `notes` adds a comment to a key's line.
+    static func entryLines(
+        _ entries: [String: DefaultsStoredValue], indent: String, notes: [String: String] = [:]
+    ) -> String {
+        entries.sorted { $0.key < $1.key }.map { key, value in
+            let note = notes[key].map { " /* \($0) */" } ?? ""
+            return "\(indent)\(quotedIfNeeded(key)) = \(text(value, indent: indent));\(note)"
+        }.joined(separator: "\n")
+    }
+
+    /// JSON for programs: the exact JSON form of ``DefaultsStoredValue``, with Codable JSON
+    /// embedded as JSON, an explicit `nil` as `null`, and a keyed archive as
+    /// `{"$keyedArchive": class, "$data": Base64}`.
+    static func json(_ value: DefaultsStoredValue) -> String {
+        switch value.encoding {
+        case .json:
+            if case .string(let json) = value { return json.trimmingCharacters(in: .whitespacesAndNewlines) }
+        case .keyedArchive(let className):
+            if case .data(let bytes) = value {
+                return
+                    #"{"$keyedArchive":\#(DefaultsStoredValue.string(className).json()),"$data":"\#(bytes.base64EncodedString())"}"#
+            }
+        case .explicitNil, .plain:
+            break
+        }
+        switch value {
+        case .array(let elements):
+            return "[" + elements.map(json).joined(separator: ",") + "]"
+        case .dictionary(let entries) where value.encoding == .plain:
+            return object(entries)
+        default:
+            return value.json()
+        }
+    }
+
+    /// A JSON object of `entries`, sorted by key, each shown as ``json(_:)`` shows it.
+    static func object(_ entries: [String: DefaultsStoredValue]) -> String {
+        let members = entries.sorted { $0.key < $1.key }.map { key, value in
+            DefaultsStoredValue.string(key).json() + ":" + json(value)
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// Text as old-style property lists write it: bare when it is a plain word.
+    static func quotedIfNeeded(_ text: String) -> String {
+        let bare =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "_.$/:-".unicodeScalars.contains(scalar))
+            }
+        if bare { return text }
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                quoted += String(format: "\\U%04x", scalar.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// `2026-11-23 10:00:00 +0000`, as macOS `defaults read` shows a date.
+    static func dateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+
+    /// Bytes in hex; a long run shows its first 32 and last 8 bytes.
+    private static func hex(_ bytes: Data) -> String {
+        func digits(_ part: some Sequence<UInt8>) -> String {
+            part.map { String(format: "%02x", $0) }.joined()
+        }
+        guard bytes.count > 64 else { return digits(bytes) }
+        return digits(bytes.prefix(32)) + " ... " + digits(bytes.suffix(8))
+    }
+}

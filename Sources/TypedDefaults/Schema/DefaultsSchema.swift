@@ -121,6 +121,8 @@ extension DefaultsSchema {
         /// A float; an integer is read as one too.
         case real
         case boolean
+        /// A date, or a number of seconds since 2001-01-01 (how TypedDefaults stores a `Date`
+        /// on Linux, keeping its fraction of a second).
         case date
         case data
         /// Data holding a keyed archive of the class named: an `NSSecureCoding` value.
@@ -174,6 +176,9 @@ extension DefaultsSchema {
             case (.string, .string), (.boolean, .boolean), (.date, .date), (.data, .data), (.real, .real):
                 return nil
             case (.real, .integer), (.real, .unsignedInteger):
+                return nil
+            case (.date, .real), (.date, .integer):
+                // Seconds since 2001: how TypedDefaults stores a date on Linux.
                 return nil
             case (.json, .string(let text)):
                 do {

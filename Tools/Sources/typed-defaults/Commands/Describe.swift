@@ -29,7 +29,7 @@ struct Describe: ParsableCommand {
             )
         }
         if let stored = try Suites.values(of: store)[key] {
-            Output.line("value: \(ValueDisplay.line(stored))")
+            Output.line("value: \(ValueDisplay.line(ValueDisplay.presented(stored, as: declared.valueType)))")
         } else {
             Output.line("value: the default (nothing stored)")
         }

@@ -70,8 +70,8 @@ struct Import: ParsableCommand {
             value = parsed
         }
         guard case .dictionary(let entries) = value, value.encoding != .explicitNil(depth: 0) else {
-            throw ToolError(
-                "\(name) holds \(value.kind == .dictionary ? "null" : "a \(value.kind)"), not a dictionary of keys")
+            let found = value.kind == .dictionary ? "null" : value.kind == .array ? "an array" : "a \(value.kind)"
+            throw ToolError("\(name) holds \(found), not a dictionary of keys")
         }
         return entries
     }

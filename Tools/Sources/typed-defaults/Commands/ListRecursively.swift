@@ -16,12 +16,13 @@ struct ListRecursively: ParsableCommand {
     @Argument(help: "The suite; without one, every suite.") var suite: String?
 
     func run() throws {
-        for name in suite.map({ [$0] }) ?? Suites.names() {
+        let readable = Suites.forEach(suite.map { [$0] } ?? Suites.names()) { name in
             let store = try Suites.existing(name)
             let stored = try Suites.values(of: store)
             let declared = try Suites.schema(of: store)?.keys ?? []
             var lines: [(String, String)] = declared.map { key in
-                (key.name, stored[key.name].map(ValueDisplay.line) ?? key.formattedDefaultValue)
+                let value = stored[key.name].map { ValueDisplay.presented($0, as: key.valueType) }
+                return (key.name, value.map(ValueDisplay.line) ?? key.formattedDefaultValue)
             }
             let declaredNames = Set(declared.map(\.name))
             lines += stored.filter { !declaredNames.contains($0.key) }.sorted { $0.key < $1.key }.map {
@@ -29,5 +30,6 @@ struct ListRecursively: ParsableCommand {
             }
             for (key, value) in lines { Output.line("\(name) \(key) \(value)") }
         }
+        if !readable { throw ExitCode.failure }
     }
 }

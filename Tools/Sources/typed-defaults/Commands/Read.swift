@@ -22,20 +22,18 @@ struct Read: ParsableCommand {
 
     func run() throws {
         guard let suite else {
-            let suites = Suites.names()
-            if json {
-                var members: [String] = []
-                for name in suites {
-                    members.append(
-                        DefaultsStoredValue.string(name).json() + ":" + ValueDisplay.object(try effective(name).values))
-                }
-                Output.line("{" + members.joined(separator: ",") + "}")
-            } else {
-                for name in suites {
-                    let (values, notes) = try effective(name)
+            // Every suite: one that cannot be read is reported, and the others still listed.
+            var members: [String] = []
+            let readable = Suites.forEach(Suites.names()) { name in
+                let (values, notes) = try effective(name)
+                if json {
+                    members.append(DefaultsStoredValue.string(name).json() + ":" + ValueDisplay.object(values))
+                } else {
                     Output.line("\(ValueDisplay.quotedIfNeeded(name)) = " + block(values, notes: notes) + ";")
                 }
             }
+            if json { Output.line("{" + members.joined(separator: ",") + "}") }
+            if !readable { throw ExitCode.failure }
             return
         }
         let (values, notes) = try effective(suite)
@@ -58,10 +56,13 @@ struct Read: ParsableCommand {
         let store = try Suites.existing(name)
         var values = try Suites.values(of: store)
         var notes: [String: String] = [:]
-        for declared in try Suites.schema(of: store)?.keys ?? [] where values[declared.name] == nil {
-            guard let defaultValue = declared.defaultValue else { continue }
-            values[declared.name] = defaultValue
-            notes[declared.name] = "default"
+        for declared in try Suites.schema(of: store)?.keys ?? [] {
+            if let value = values[declared.name] {
+                values[declared.name] = ValueDisplay.presented(value, as: declared.valueType)
+            } else if let defaultValue = declared.defaultValue {
+                values[declared.name] = ValueDisplay.presented(defaultValue, as: declared.valueType)
+                notes[declared.name] = "default"
+            }
         }
         return (values, notes)
     }

@@ -24,7 +24,8 @@ struct Watch: ParsableCommand {
         _ = try Suites.values(of: store)
         let observation = store.observe(keys: keys.isEmpty ? nil : Set(keys)) { change in
             if let value = store.storedValue(forKey: change.key) {
-                Output.line("\(change.key): \(ValueDisplay.line(value))")
+                let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
+                Output.line("\(change.key): \(ValueDisplay.line(shown))")
             } else if let declared = schema?[change.key] {
                 Output.line("\(change.key): \(declared.formattedDefaultValue) (default)")
             } else {

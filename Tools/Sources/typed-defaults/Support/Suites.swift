@@ -67,6 +67,21 @@ enum Suites {
         return Set(suites + schemas).sorted()
     }
 
+    /// Runs `body` for each suite; a suite it fails for is reported on standard error and the
+    /// rest still run. Returns whether every suite succeeded.
+    static func forEach(_ names: [String], _ body: (String) throws -> Void) -> Bool {
+        var succeeded = true
+        for name in names {
+            do {
+                try body(name)
+            } catch {
+                Output.error("typed-defaults: \(error)")
+                succeeded = false
+            }
+        }
+        return succeeded
+    }
+
     /// Runs an edit of the suite, turning the library's errors into the tool's.
     static func edit<Result>(
         _ store: DefaultsStore, _ body: (inout [String: DefaultsStoredValue]) throws -> Result

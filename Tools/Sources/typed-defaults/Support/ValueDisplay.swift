@@ -35,6 +35,17 @@ enum ValueDisplay {
         }
     }
 
+    /// The value as its declared type shows it: a date TypedDefaults stored as seconds since
+    /// 2001 (on Linux) as a date.
+    static func presented(_ value: DefaultsStoredValue, as declared: DefaultsSchema.ValueType?) -> DefaultsStoredValue {
+        switch (declared, value) {
+        case (.date?, .real(let seconds)), (.optional(.date)?, .real(let seconds)):
+            .date(Date(timeIntervalSinceReferenceDate: seconds))
+        default:
+            value
+        }
+    }
+
     /// The value on one line: a collection as JSON.
     static func line(_ value: DefaultsStoredValue) -> String {
         switch (value, value.encoding) {

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// Suites the tool must not make worse: files that do not parse, files it cannot read.
+@Suite struct HostileSuiteTests {
+    @Test func aCorruptSuiteIsReportedAndNeverOverwritten() async throws {
+        let (suite, _) = try Tool.suite()
+        let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>half".utf8)
+        try garbage.write(to: Tool.file(of: suite))
+        let commands: [[String]] = [
+            ["read", suite], ["read", suite, "k"], ["write", suite, "k", "v"], ["write", suite, "k", "--int", "1"],
+            ["delete", suite], ["delete", suite, "k"], ["rename", suite, "a", "b"], ["reset", suite, "k"],
+            ["export", suite], ["import", suite, "-"], ["list-recursively", suite],
+        ]
+        for arguments in commands {
+            let result = try await Tool.run(arguments, input: Data(#"{"k": 1}"#.utf8))
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.errors.contains("does not parse"), "\(arguments): \(result.errors)")
+            #expect(result.errors.contains("left as it is"), "\(arguments): \(result.errors)")
+        }
+        #expect(try Data(contentsOf: Tool.file(of: suite)) == garbage)
+        let asides = try FileManager.default.contentsOfDirectory(atPath: Tool.folder.path).filter {
+            $0.hasPrefix("\(suite).plist.corrupt")
+        }
+        #expect(asides.isEmpty)
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads every file"))
+    func anUnreadableSuiteIsAnIOErrorNotCorruptData() async throws {
+        let (suite, _) = try Tool.suite()
+        #expect(try await Tool.run("write", suite, "k", "1").status == 0)
+        let file = Tool.file(of: suite)
+        let before = try Data(contentsOf: file)
+        chmod(file.path, 0)
+        defer { chmod(file.path, 0o600) }
+        for arguments in [["read", suite], ["write", suite, "k", "2"]] {
+            let result = try await Tool.run(arguments)
+            #expect(result.status == 1)
+            #expect(result.errors.contains("cannot read"), "\(result.errors)")
+            #expect(!result.errors.contains("does not parse"))
+        }
+        chmod(file.path, 0o600)
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func aWriteMergesWithAnotherWritersKeys() async throws {
+        let (suite, store) = try Tool.suite()
+        @UserDefault("mine", store: store) var mine = 0
+        mine = 1
+        try store.flush()
+        // Many tool processes at once, each writing its own key: none is lost.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    let result = try await Tool.run("write", suite, "key\(index)", "--int", "\(index)")
+                    #expect(result.status == 0, "\(result.errors)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        let values = try store.storedValues()
+        #expect(values.count == 13)
+        #expect(values["mine"] == .integer(1))
+        #expect((0..<12).allSatisfy { values["key\($0)"] == .integer(Int64($0)) })
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import TypedDefaults
+
+/// Runs the built `typed-defaults` as a real process, in a preferences folder of the tests' own.
+enum Tool {
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// The folder every suite of these tests lives in, shared with the tool's processes. Set
+    /// once, before any store is made: the library reads `XDG_CONFIG_HOME` when it opens a suite.
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-tool-\(UUID())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        setenv("XDG_CONFIG_HOME", folder.path, 1)
+        return folder
+    }()
+
+    /// A suite name no other test uses, and its store in this process.
+    static func suite(_ label: String = #function) throws -> (name: String, store: DefaultsStore) {
+        _ = folder
+        let name = "tool-tests.\(label.filter { $0.isLetter || $0.isNumber }).\(UUID().uuidString.prefix(8))"
+        return (name, try DefaultsStore(suiteName: name, durability: .immediate))
+    }
+
+    static func file(of suite: String) -> URL {
+        folder.appendingPathComponent("\(suite).plist")
+    }
+
+    /// The tool sits beside the test bundle in the build folder.
+    static var executable: URL {
+        #if os(Linux)
+            let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            return testBinary.deletingLastPathComponent().appendingPathComponent("typed-defaults")
+        #else
+            let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? .main
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("typed-defaults")
+        #endif
+    }
+
+    /// This process's environment, with the preferences folder `folder`.
+    static func environment(folder: URL = Tool.folder) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = folder.path
+        return environment
+    }
+
+    /// Runs the tool to the end with `input` on its standard input; waits without blocking a
+    /// thread of the cooperative pool.
+    @discardableResult
+    static func run(_ arguments: String..., input: Data? = nil) async throws -> Result {
+        try await run(arguments, input: input)
+    }
+
+    static func run(_ arguments: [String], input: Data? = nil, folder: URL = Tool.folder) async throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-run-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (outputFile, errorsFile, inputFile) = (
+            scratch.appendingPathComponent("out"), scratch.appendingPathComponent("err"),
+            scratch.appendingPathComponent("in")
+        )
+        for file in [outputFile, errorsFile, inputFile] {
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        }
+        if let input { try input.write(to: inputFile) }
+        let (output, errors, stdin) = (
+            try FileHandle(forWritingTo: outputFile), try FileHandle(forWritingTo: errorsFile),
+            try FileHandle(forReadingFrom: inputFile)
+        )
+        defer {
+            try? output.close()
+            try? errors.close()
+            try? stdin.close()
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment(folder: folder)
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return Result(
+            status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
+            errors: try String(contentsOf: errorsFile, encoding: .utf8))
+    }
+
+    /// A tool process still running (`watch`), whose lines can be waited for.
+    final class Running: @unchecked Sendable {  // `received` is only touched under `lock`.
+        let process = Process()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private let lock = NSLock()
+        private var received = ""
+        private var receivedErrors = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = Tool.executable
+            process.arguments = arguments
+            process.environment = Tool.environment()
+            process.standardOutput = output
+            process.standardError = errors
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
+            }
+            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                self?.lock.withLock { self?.receivedErrors += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
+        var errorText: String { lock.withLock { receivedErrors } }
+
+        /// Waits up to `seconds` for `condition`; whether it came true.
+        func wait(seconds: Double = 10, for condition: (Running) -> Bool) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition(self) {
+                if Date() > deadline { return false }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return true
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+            output.fileHandleForReading.readabilityHandler = nil
+            errors.fileHandleForReading.readabilityHandler = nil
+        }
+    }
+}

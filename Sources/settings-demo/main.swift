@@ -33,6 +33,12 @@ do {
     exitWithUsage("\(error)")
 }
 let settings = DemoSettings(store: store)
+// The settings' schema, beside the suite: `typed-defaults describe dev.typeddefaults.settings-demo volume`.
+do {
+    try DefaultsSchema.publish(settings)
+} catch {
+    FileHandle.standardError.write(Data("settings-demo: the schema was not published: \(error)\n".utf8))
+}
 
 /// One line on standard output, at once, even when it is a pipe.
 func say(_ line: String) {

@@ -22,7 +22,9 @@ struct Describe: ParsableCommand {
         if !declared.info.isEmpty { Output.line(declared.info) }
         Output.line("key: \(key)")
         Output.line("type: \(declared.swiftType), stored as \(declared.valueType)")
-        Output.line("default: \(declared.formattedDefaultValue)")
+        let defaultLine = ValueDisplay.defaultLine(of: declared)
+        let formatted = declared.formattedDefaultValue
+        Output.line("default: \(defaultLine)" + (formatted == defaultLine ? "" : " (shown as \(formatted))"))
         if let range = declared.range {
             Output.line(
                 "range: \(ValueDisplay.text(range.min)) to \(ValueDisplay.text(range.max)), step \(ValueDisplay.text(range.step))"

@@ -22,7 +22,7 @@ struct ListRecursively: ParsableCommand {
             let declared = try Suites.schema(of: store)?.keys ?? []
             var lines: [(String, String)] = declared.map { key in
                 let value = stored[key.name].map { ValueDisplay.presented($0, as: key.valueType) }
-                return (key.name, value.map(ValueDisplay.line) ?? key.formattedDefaultValue)
+                return (key.name, value.map(ValueDisplay.line) ?? ValueDisplay.defaultLine(of: key))
             }
             let declaredNames = Set(declared.map(\.name))
             lines += stored.filter { !declaredNames.contains($0.key) }.sorted { $0.key < $1.key }.map {

@@ -19,7 +19,7 @@ struct Reset: ParsableCommand {
         let store = try Suites.existing(suite)
         try Suites.edit(store) { $0[key] = nil }
         if let declared = try Suites.schema(of: store)?[key] {
-            Output.line("\(key) = \(declared.formattedDefaultValue) (default)")
+            Output.line("\(key) = \(ValueDisplay.defaultLine(of: declared)) (default)")
         }
     }
 }

@@ -27,7 +27,7 @@ struct Watch: ParsableCommand {
                 let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
                 Output.line("\(change.key): \(ValueDisplay.line(shown))")
             } else if let declared = schema?[change.key] {
-                Output.line("\(change.key): \(declared.formattedDefaultValue) (default)")
+                Output.line("\(change.key): \(ValueDisplay.defaultLine(of: declared)) (default)")
             } else {
                 Output.line("\(change.key): (removed)")
             }

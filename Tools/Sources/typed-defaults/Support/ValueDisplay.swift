@@ -46,6 +46,12 @@ enum ValueDisplay {
         }
     }
 
+    /// A declared key's default on one line, shown as a stored value is; a default computed on
+    /// each read as the program describes it.
+    static func defaultLine(of key: DefaultsSchema.Key) -> String {
+        key.defaultValue.map { line(presented($0, as: key.valueType)) } ?? key.formattedDefaultValue
+    }
+
     /// The value on one line: a collection as JSON.
     static func line(_ value: DefaultsStoredValue) -> String {
         switch (value, value.encoding) {

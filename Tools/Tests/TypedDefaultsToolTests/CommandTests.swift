@@ -36,6 +36,8 @@ final class ToolTestColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @
             (["name", "--string", "Ada Lovelace"], .string("Ada Lovelace")),
             (["plain", "-5"], .string("-5")),
             (["dash", "--string", "--"], .string("--")),
+            (["option", "--string", "-x"], .string("-x")),
+            (["ended", "--", "-y"], .string("-y")),
             (["when", "--date", "2026-11-23T10:00:00.25Z"], .date(Date(timeIntervalSince1970: 1_795_428_000.25))),
             (["macos", "-date", "2026-11-23 10:00:00 +0000"], .date(Date(timeIntervalSince1970: 1_795_428_000))),
             (["blob", "--data", "cafe00"], .data(Data([0xCA, 0xFE, 0]))),

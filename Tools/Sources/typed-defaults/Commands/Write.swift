@@ -28,6 +28,8 @@ struct Write: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The value (several with --array or --dict).") var values: [String] = []
 
     func run() throws {
+        // `--` ends the options, so that a value may start with a dash: it is no value itself.
+        let values = self.values.count > 1 && self.values[0] == "--" ? Array(self.values.dropFirst()) : self.values
         guard !values.isEmpty || collection != nil else { throw ToolError("write needs a value") }
         let store = try Suites.store(suite)
         let schema = force ? nil : try Suites.schema(of: store)

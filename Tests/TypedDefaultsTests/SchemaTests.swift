@@ -198,4 +198,23 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         try Data(extra.utf8).write(to: file)
         #expect(try suite.store.publishedSchema() == DefaultsSchema(suite: "s", keys: []))
     }
+
+    @Test func aSchemaThatCannotBeWrittenIsAnErrorAndTheSuiteIsUntouched() throws {
+        let suite = try TestSuite()
+        let key = DefaultsKey<Int>("count", default: 0, store: suite.store)
+        suite.store[key] = 3
+        let before = try suite.fileBytes()
+        // A folder where the schema's file would go: nothing can be renamed over it.
+        let file = suite.plistURL.deletingPathExtension().appendingPathExtension("schema.json")
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = try #require(throws: DefaultsError.self) { try DefaultsSchema.publish(keys: [key]) }
+        guard case .writeFailed(let path, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(path == file.path)
+        #expect(try suite.fileBytes() == before)
+        #expect(throws: DefaultsError.self) { try suite.store.publishedSchema() }
+    }
 }

@@ -94,6 +94,18 @@ import Testing
         #expect(overflow.description.contains("outside"))
     }
 
+    @Test func objectsThatAreNoPropertyListAreRefused() {
+        #expect(DefaultsStoredValue(propertyListObject: NSObject()) == nil)
+        #expect(DefaultsStoredValue(propertyListObject: Set([1])) == nil)
+        #expect(DefaultsStoredValue(propertyListObject: [1, UUID()] as [Any]) == nil)
+        #expect(DefaultsStoredValue(propertyListObject: ["k": URL(fileURLWithPath: "/")] as [String: Any]) == nil)
+        #expect(DefaultsStoredValue(propertyListObject: [1: "int key"]) == nil)
+        let deep = (0..<300).reduce([Any]()) { inner, _ in [inner] as [Any] }
+        #expect(DefaultsStoredValue(propertyListObject: deep) == nil)
+        #expect(DefaultsStoredValue(propertyListObject: ["a": [1, 2.5, true, "s"]] as [String: Any]) != nil)
+        #expect(throws: (any Error).self) { try DefaultsStoredValue(_propertyListObject: NSObject()) }
+    }
+
     @Test func typedValuesAreListedWithHowTheyWereEncoded() throws {
         let suite = try TestSuite()
         struct Profile: Codable, DefaultsValueConvertible, Sendable {

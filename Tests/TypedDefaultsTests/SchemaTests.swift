@@ -194,6 +194,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
             }
             #expect(FileManager.default.contents(atPath: file.path) == Data(text.utf8))
         }
+        try Data([0x7B, 0xFF, 0x7D]).write(to: file)  // not UTF-8
+        #expect(throws: DefaultsError.self) { try suite.store.publishedSchema() }
         let extra = #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [], "later": true}"#
         try Data(extra.utf8).write(to: file)
         #expect(try suite.store.publishedSchema() == DefaultsSchema(suite: "s", keys: []))

@@ -190,7 +190,7 @@ enum JSONText {
             var runStart = position
             func flushRun(_ parser: Parser, upTo end: Int) throws(SyntaxError) {
                 guard runStart < end else { return }
-                guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                guard let run = String(bytes: parser.bytes[runStart..<end], encoding: .utf8) else {
                     throw SyntaxError(message: "invalid UTF-8", offset: runStart)
                 }
                 scalars.append(contentsOf: run.unicodeScalars)

@@ -54,7 +54,7 @@ enum SchemaFile {
             throw .readFailed(path: file.path, underlying: error)
         }
         do {
-            guard let text = String(validating: data, as: UTF8.self) else { throw Problem(description: "not UTF-8") }
+            guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "not UTF-8") }
             return try schema(from: try JSONText.parse(text))
         } catch {
             throw .unparsableFile(path: file.path, underlying: error)

@@ -115,11 +115,14 @@ extension StoreObservationTests {
         #expect(seen.wait(for: 2).map(\.newValue) == [0.7, 0.9])
     }
 
-    @Test func keysNoHandleUsedAreHeardOfWhenAnotherWriterChangesThem() throws {
+    @Test(arguments: [false, true])
+    func keysNoHandleUsedAreHeardOfWhenAnotherWriterChangesThem(storeHasReadBefore: Bool) throws {
         let suite = try TestSuite()
-        @UserDefault("used", store: suite.store) var used = 0
-        used = 1
-        try suite.store.flush()
+        suite.plant(1, forKey: "used")
+        if storeHasReadBefore {
+            @UserDefault("used", store: suite.store) var used = 0
+            #expect(used == 1)
+        }
         let heard = Collected<DefaultsKeyChange>()
         let observation = suite.store.observe { heard.append($0) }
         defer { observation.cancel() }

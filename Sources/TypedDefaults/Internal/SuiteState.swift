@@ -179,6 +179,18 @@ import Foundation
         return .decoded(result)
     }
 
+    /// The backend's whole contents, this process's pending changes written first, read
+    /// without the cross-process lock where the backend allows it and repairing nothing.
+    func storedContents() throws(DefaultsError) -> [String: PropertyList] {
+        if lock.withLock({ pendingSlots.contains { $0.isPending } }) { try flush() }
+        if let contents = try backend.readWholeWithoutLock() { return contents }
+        var contents: [String: PropertyList] = [:]
+        try commitEdit(repairing: false) { edit in
+            for key in edit.baseKeys() { contents[key] = edit[key] }
+        }
+        return contents
+    }
+
     /// Whether anything is stored under the slot's key.
     func hasObject(_ slot: KeySlot) -> Bool {
         storedObject(slot) != nil
@@ -412,8 +424,10 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         return lock.withLock {
-            // Loaded now, so the first change can name the old value.
+            // Loaded now, so the first change can name the old value (for an observer of every
+            // key, so that another process's change of any key is told from what it was).
             for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &after) }
+            if keys == nil { _ = loadSuite(&after) }
             let entry = observers.add(keys: keys, deliver: deliver)
             if initial {
                 let initialKeys: [String]

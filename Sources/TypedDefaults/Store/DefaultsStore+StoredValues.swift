@@ -10,18 +10,16 @@ extension DefaultsStore {
     /// }
     /// ```
     ///
-    /// Changes this process has not written yet are written first. Unlike a read through a key,
-    /// which gives defaults and reports, this throws when the suite cannot be read, and it
-    /// repairs nothing: a file that does not parse is left where and as it is.
+    /// Changes this process has not written yet are written first. The file is read without
+    /// taking the suite's lock (it is only ever replaced whole), so a writer that holds the lock,
+    /// even one that is stopped, does not delay it. Unlike a read through a key, which gives
+    /// defaults and reports, this throws when the suite cannot be read, and it repairs nothing:
+    /// a file that does not parse is left where and as it is.
     ///
     /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``, or
     ///   ``DefaultsError/writeFailed(path:underlying:)`` when the lock could not be taken.
     public func storedValues() throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        var values: [String: DefaultsStoredValue] = [:]
-        try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
-            values = try Self.values(in: edit)
-        }
-        return values
+        try Self.values(state.storedContents())
     }
 
     /// The value stored under `key` as this store sees it now, or `nil` when nothing is: the
@@ -62,7 +60,9 @@ extension DefaultsStore {
             var thrown: (any Error)?
             do {
                 try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
-                    let before = try Self.values(in: edit)
+                    var contents: [String: PropertyList] = [:]
+                    for key in edit.baseKeys() { contents[key] = edit[key] }
+                    let before = try Self.values(contents)
                     var values = before
                     do {
                         result = try body(&values)
@@ -87,10 +87,11 @@ extension DefaultsStore {
         }
     }
 
-    private static func values(in edit: SuiteEdit) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+    private static func values(_ contents: [String: PropertyList]) throws(DefaultsError) -> [String:
+        DefaultsStoredValue]
+    {
         var values: [String: DefaultsStoredValue] = [:]
-        for key in edit.baseKeys() {
-            guard let object = edit[key] else { continue }
+        for (key, object) in contents {
             guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
                 throw .typeMismatch(
                     key: key, expected: "a property-list value", found: StoredObject.describe(object.object))

@@ -44,6 +44,40 @@ import TypedDefaults
         #expect(try Data(contentsOf: file) == before)
     }
 
+    @Test func aStoppedLockHolderDelaysNoReadAndAWriteForFiveSecondsAtMost() async throws {
+        let (suite, _) = try Tool.suite()
+        #expect(try await Tool.run("write", suite, "k", "--int", "1").status == 0)
+        // Another process takes the suite's lock and stops itself (as Ctrl-Z would) holding it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, os, signal, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+                + "os.kill(os.getpid(), signal.SIGSTOP)",
+            Tool.file(of: suite).path + ".lock",
+        ]
+        try holder.run()
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
+        let stat = "/proc/\(holder.processIdentifier)/stat"
+        #expect(
+            await WatchTests.eventually {
+                (try? String(contentsOfFile: stat, encoding: .utf8))?.contains(") T ") == true
+            })
+        let read = try await Tool.run("read", suite, "k")
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(read.output == "1\n")
+        let started = Date()
+        let write = try await Tool.run("write", suite, "k", "--int", "2")
+        #expect(write.status == 1)
+        #expect(write.errors.contains("cannot write"), "\(write.errors)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        kill(holder.processIdentifier, SIGKILL)
+        #expect(try await Tool.run("read", suite, "k").output == "1\n")
+    }
+
     @Test func aWriteMergesWithAnotherWritersKeys() async throws {
         let (suite, store) = try Tool.suite()
         @UserDefault("mine", store: store) var mine = 0

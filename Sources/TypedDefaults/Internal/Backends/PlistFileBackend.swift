@@ -42,6 +42,12 @@ struct PlistFileBackend: StoreBackend {
         file.load()
     }
 
+    /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is
+    /// waited out), so a read needs no lock: a stopped writer holding it delays nothing.
+    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? {
+        try file.readLeavingCorrupt().values
+    }
+
     /// corelibs keeps one registration domain for the process: every suite's readers see it.
     func register(_ defaults: [String: PropertyList]) {
         UserDefaults(suiteName: suiteName)?.register(defaults: defaults.mapValues(\.object))

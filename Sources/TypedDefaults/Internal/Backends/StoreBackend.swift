@@ -37,6 +37,11 @@ protocol StoreBackend: Sendable {
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
     func register(_ defaults: [String: PropertyList])
+
+    /// Everything stored, read without the cross-process lock and repairing nothing, for a
+    /// backend whose writers replace its contents atomically; `nil` for one that must be read
+    /// under its lock (a commit that edits nothing).
+    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]?
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
@@ -103,6 +108,7 @@ extension StoreBackend {
     func writeThrough(key: String, object: PropertyList?) {}
     var commitsOnSchedule: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}
+    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? { nil }
 }
 
 extension Dictionary where Key == String, Value == PropertyList {

@@ -20,7 +20,7 @@ struct Watch: ParsableCommand {
     func run() throws {
         let store = try Suites.store(suite)
         let schema = try Suites.schema(of: store)
-        // Loads the suite, so that every later change is told from what it held.
+        // A suite that cannot be read is reported, and left as it is.
         _ = try Suites.values(of: store)
         let observation = store.observe(keys: keys.isEmpty ? nil : Set(keys)) { change in
             if let value = store.storedValue(forKey: change.key) {

@@ -26,22 +26,30 @@ import TypedDefaults
         #expect(asides.isEmpty)
     }
 
-    @Test(.enabled(if: getuid() != 0, "root reads every file"))
-    func anUnreadableSuiteIsAnIOErrorNotCorruptData() async throws {
+    @Test func anUnreadableSuiteIsAnIOErrorNotCorruptData() async throws {
         let (suite, _) = try Tool.suite()
         #expect(try await Tool.run("write", suite, "k", "1").status == 0)
         let file = Tool.file(of: suite)
         let before = try Data(contentsOf: file)
         chmod(file.path, 0)
         defer { chmod(file.path, 0o600) }
-        for arguments in [["read", suite], ["write", suite, "k", "2"]] {
-            let result = try await Tool.run(arguments)
-            #expect(result.status == 1)
-            #expect(result.errors.contains("cannot read"), "\(result.errors)")
+        // Root reads every file: as root, the tool runs as nobody.
+        let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        for arguments in [["read", suite], ["export", suite]] {
+            let result = try await Tool.run(arguments, launcher: launcher)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.errors.contains("cannot read \(file.path)"), "\(arguments): \(result.errors)")
             #expect(!result.errors.contains("does not parse"))
         }
-        chmod(file.path, 0o600)
+        // As another user, a write cannot take the suite's lock (as the owner, it cannot read).
+        let write = try await Tool.run(["write", suite, "k", "2"], launcher: launcher)
+        #expect(write.status == 1)
+        #expect(write.errors.contains("cannot"), "\(write.errors)")
+        #expect(write.errors.contains("nothing was written"), "\(write.errors)")
+        #expect(!write.errors.contains("does not parse"))
         #expect(try Data(contentsOf: file) == before)
+        var status = stat()
+        #expect(stat(file.path, &status) == 0 && status.st_mode & 0o777 == 0)
     }
 
     @Test func aStoppedLockHolderDelaysNoReadAndAWriteForFiveSecondsAtMost() async throws {
@@ -73,6 +81,7 @@ import TypedDefaults
         let write = try await Tool.run("write", suite, "k", "--int", "2")
         #expect(write.status == 1)
         #expect(write.errors.contains("cannot write"), "\(write.errors)")
+        #expect(write.errors.contains("nothing was written"), "\(write.errors)")
         #expect(Date().timeIntervalSince(started) < 30)
         kill(holder.processIdentifier, SIGKILL)
         #expect(try await Tool.run("read", suite, "k").output == "1\n")

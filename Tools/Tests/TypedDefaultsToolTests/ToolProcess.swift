@@ -54,7 +54,11 @@ enum Tool {
         try await run(arguments, input: input)
     }
 
-    static func run(_ arguments: [String], input: Data? = nil, folder: URL = Tool.folder) async throws -> Result {
+    /// Runs the tool to the end; through `launcher` when given (a command that runs the rest of
+    /// its arguments, such as `setpriv`).
+    static func run(
+        _ arguments: [String], input: Data? = nil, folder: URL = Tool.folder, launcher: [String] = []
+    ) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-run-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -76,8 +80,13 @@ enum Tool {
             try? stdin.close()
         }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.environment = environment(folder: folder)
         process.standardOutput = output
         process.standardError = errors

@@ -14,6 +14,9 @@ struct ToolError: Error, CustomStringConvertible {
         switch error {
         case .invalidSuiteName(let name, let reason):
             self.init("\(String(reflecting: name)) is not a suite name: \(reason)")
+        case .writeFailed(let path, let underlying):
+            // The library keeps a program's changes for its next flush; this process ends now.
+            self.init("cannot write \(path): \(underlying); nothing was written")
         default:
             self.init(error.description)
         }

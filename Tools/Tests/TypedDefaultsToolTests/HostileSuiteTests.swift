@@ -87,6 +87,29 @@ import TypedDefaults
         #expect(try await Tool.run("read", suite, "k").output == "1\n")
     }
 
+    @Test func anImportKilledAtAnyMomentLeavesTheOldSuiteOrTheNewOne() async throws {
+        let (suite, store) = try Tool.suite()
+        let old = Dictionary(
+            uniqueKeysWithValues: (0..<2000).map { ("old\($0)", DefaultsStoredValue.integer(Int64($0))) })
+        let new = Dictionary(uniqueKeysWithValues: (0..<2000).map { ("new\($0)", DefaultsStoredValue.string("\($0)")) })
+        let file = Tool.folder.appendingPathComponent("\(suite).import.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(DefaultsStoredValue.dictionary(new).json().utf8).write(to: file)
+        for delay in [0, 20, 40, 60, 80, 100, 150, 200] {
+            try store.editStoredValues { $0 = old }
+            let tool = Process()
+            tool.executableURL = Tool.executable
+            tool.arguments = ["import", suite, file.path]
+            tool.environment = Tool.environment()
+            try tool.run()
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(tool.processIdentifier, SIGKILL)
+            tool.waitUntilExit()
+            let contents = try store.storedValues()
+            #expect(contents == old || contents == new, "killed after \(delay) ms: \(contents.count) keys")
+        }
+    }
+
     @Test func aWriteMergesWithAnotherWritersKeys() async throws {
         let (suite, store) = try Tool.suite()
         @UserDefault("mine", store: store) var mine = 0

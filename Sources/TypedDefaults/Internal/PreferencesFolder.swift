@@ -29,13 +29,18 @@ enum PreferencesFolder {
     /// The suite a corelibs `UserDefaults` object reads, from its private `suite` property
     /// (`nil` there means the standard suite). `nil` when it cannot be found out.
     static func suiteName(of defaults: UserDefaults) -> String? {
-        guard let suite = Mirror(reflecting: defaults).children.first(where: { $0.label == "suite" }) else {
-            return nil
-        }
-        guard let name = suite.value as? String? else { return nil }
         // A name the store cannot manage as a file (too long for its lock and temporary files'
         // names, a path) is left to UserDefaults itself.
-        guard let name else { return standardSuiteName }
-        return SuiteName.problem(with: name) == nil ? name : nil
+        guard let name = anySuiteName(of: defaults), SuiteName.problem(with: name) == nil else { return nil }
+        return name
+    }
+
+    /// The suite a corelibs `UserDefaults` object reads, whatever its name; `nil` when it cannot
+    /// be found out (on Apple platforms).
+    static func anySuiteName(of defaults: UserDefaults) -> String? {
+        guard let suite = Mirror(reflecting: defaults).children.first(where: { $0.label == "suite" }),
+            let name = suite.value as? String?
+        else { return nil }
+        return name ?? standardSuiteName
     }
 }

@@ -8,6 +8,8 @@ enum SuiteRegistry {
         case file(String)
         /// A `UserDefaults` object whose file is not known, by identity.
         case defaults(ObjectIdentifier)
+        /// A program's ``DefaultsBackend``, by its location.
+        case backend(String)
     }
 
     private static let suites = Locked<[Identity: SuiteState]>([:])

@@ -19,7 +19,7 @@ extension DefaultsStore {
     /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``, or
     ///   ``DefaultsError/writeFailed(path:underlying:)`` when the lock could not be taken.
     public func storedValues() throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        try Self.values(state.storedContents())
+        try DefaultsStoredValue.values(of: state.storedContents())
     }
 
     /// The value stored under `key` as this store sees it now, or `nil` when nothing is: the
@@ -62,7 +62,7 @@ extension DefaultsStore {
                 try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
                     var contents: [String: PropertyList] = [:]
                     for key in edit.baseKeys() { contents[key] = edit[key] }
-                    let before = try Self.values(contents)
+                    let before = try DefaultsStoredValue.values(of: contents)
                     var values = before
                     do {
                         result = try body(&values)
@@ -85,20 +85,6 @@ extension DefaultsStore {
             }
             return result
         }
-    }
-
-    private static func values(_ contents: [String: PropertyList]) throws(DefaultsError) -> [String:
-        DefaultsStoredValue]
-    {
-        var values: [String: DefaultsStoredValue] = [:]
-        for (key, object) in contents {
-            guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
-                throw .typeMismatch(
-                    key: key, expected: "a property-list value", found: StoredObject.describe(object.object))
-            }
-            values[key] = value
-        }
-        return values
     }
 }
 

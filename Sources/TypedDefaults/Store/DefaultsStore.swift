@@ -25,7 +25,7 @@ public struct DefaultsStore: Sendable {
     /// When writes through this store reach the disk.
     public let durability: Durability
 
-    private init(state: SuiteState, durability: Durability) {
+    init(state: SuiteState, durability: Durability) {
         self.state = state
         self.durability = durability
     }

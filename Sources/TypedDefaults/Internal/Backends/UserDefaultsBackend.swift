@@ -26,8 +26,15 @@ struct UserDefaultsBackend: StoreBackend {
 
     /// Every key the object reads, from any of its domains: a key only another domain holds
     /// keeps its value when removed here.
+    /// The keys of the suite's own domain where its name is known (Linux): not the registered
+    /// defaults and command-line arguments that `dictionaryRepresentation()` adds.
     func storedKeys() -> [String] {
-        Array(defaults.defaults.dictionaryRepresentation().keys)
+        if let name = PreferencesFolder.anySuiteName(of: defaults.defaults),
+            let domain = defaults.defaults.persistentDomain(forName: name)
+        {
+            return Array(domain.keys)
+        }
+        return Array(defaults.defaults.dictionaryRepresentation().keys)
     }
 
     func writeThrough(key: String, object: PropertyList?) {

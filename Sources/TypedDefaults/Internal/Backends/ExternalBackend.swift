@@ -1,0 +1,57 @@
+import Foundation
+
+/// A ``DefaultsBackend`` of the program's, seen by the engine as its own backends are: stored
+/// values converted to and from the engine's property-list objects at each load and commit.
+struct ExternalBackend: StoreBackend {
+    let backend: any DefaultsBackend
+
+    func load() -> SuiteContents {
+        do {
+            return SuiteContents(values: try backend.load().mapValues(Self.object))
+        } catch {
+            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+        }
+    }
+
+    func reload(onlyIfChanged: Bool) -> Reloaded {
+        // Values that cannot be read now are left for the next change or read.
+        guard let values = load().values else { return .unchanged }
+        return .whole(values)
+    }
+
+    /// A backend of the program's stores what it is given; there is nothing for the engine to
+    /// repair, so `repairing` does not apply.
+    func commit(
+        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        edit: SuiteEdit.Body?
+    ) throws(DefaultsError) -> SuiteContents {
+        var storedChanges: [String: DefaultsStoredValue?] = [:]
+        for (key, object) in changes {
+            storedChanges[key] = .some(
+                try object.map { object throws(DefaultsError) in try Self.value(object, key: key) })
+        }
+        let contents = try backend.commit(storedChanges, before: Date().addingTimeInterval(limit)) {
+            values throws(DefaultsError) in
+            guard let edit else { return }
+            var objects = values.mapValues(Self.object)
+            // The process cannot write part of an edit of another backend at exit: it ends
+            // without this commit, and the values stay as they were.
+            try objects.edit(with: edit) { _ throws(DefaultsError) in }
+            var edited: [String: DefaultsStoredValue] = [:]
+            for (key, object) in objects { edited[key] = try Self.value(object, key: key) }
+            values = edited
+        }
+        return SuiteContents(values: contents.mapValues(Self.object))
+    }
+
+    private static func object(_ value: DefaultsStoredValue) -> PropertyList {
+        PropertyList(value.propertyListObject)
+    }
+
+    private static func value(_ object: PropertyList, key: String) throws(DefaultsError) -> DefaultsStoredValue {
+        guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
+            throw .encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object.object)))
+        }
+        return value
+    }
+}

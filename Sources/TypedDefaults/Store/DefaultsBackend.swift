@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where a suite's values live: what a ``DefaultsStore`` keeps its suite in, for a store beyond
+/// a plist file, such as a database that a fleet of machines shares.
+///
+/// ```swift
+/// let store = DefaultsStore(backend: MyDatabaseBackend(suite: "fleet.limits"))
+/// @UserDefault("maxConnections", store: store) var maxConnections = 100
+/// ```
+///
+/// A backend stores property-list values per key (``DefaultsStoredValue``) and does three
+/// things: it loads everything, commits a set of changes atomically (running a
+/// read-modify-write of the freshest values inside the same commit), and tells the store when
+/// something else changed its values. Everything else is the engine's and works the same on
+/// every backend: the cache that reads come from, coherence between handles, observation,
+/// rules, `didSet` callbacks, migrations and the ``Durability`` modes (a coalescing store calls
+/// ``commit(_:before:edit:)`` at most once per window, off the writer's thread; an immediate
+/// one on the writer's thread, which waits for it).
+///
+/// What the engine relies on:
+/// - ``commit(_:before:edit:)`` is all or nothing, and serialized with every other commit to
+///   the same suite, from any process or machine: two commits that each add one to a value
+///   end two higher. When `edit` throws, nothing is stored, `changes` included.
+/// - A backend never reports a value it cannot read as absent: ``load()`` throws, and the
+///   engine serves defaults meanwhile and writes nothing over it.
+/// - ``observeChanges(_:)`` calls its handler after others change the suite (a missed call
+///   only delays what readers see until the next commit or change).
+///
+/// Check a backend with the `TypedDefaultsTestSupport` library's `DefaultsBackendConformance`,
+/// which the engine's own backends (a plist file, a `UserDefaults` object, memory; see
+/// ``DefaultsStore/backend``) pass too.
+public protocol DefaultsBackend: Sendable {
+    /// Names the suite in errors and in the process's registry of suites: a file's path, a
+    /// database and a suite name. Stores made with backends of the same location share one
+    /// state, as stores of one suite name do.
+    var location: String { get }
+
+    /// Every key and its value, as stored now.
+    ///
+    /// - Throws: When the values cannot be read; the engine reads defaults and tries again.
+    func load() throws(DefaultsError) -> [String: DefaultsStoredValue]
+
+    /// One atomic commit: takes the freshest stored values, applies `changes` (`nil` removes a
+    /// key), runs `edit` on the result, stores what differs from what was stored, and returns
+    /// the values as they are after the commit. Waits for other writers until `deadline` at
+    /// the latest, then throws.
+    ///
+    /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
+    ///   when the values could not be stored or another writer held them past `deadline`.
+    func commit(
+        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [String: DefaultsStoredValue]
+
+    /// Starts calling `changed` each time something other than this backend's own commits may
+    /// have changed the stored values (another process or machine); the store then loads them
+    /// and tells its observers what changed. Called once, when the store is made; a backend
+    /// that cannot tell does nothing, and others' changes show after this process's next commit.
+    func observeChanges(_ changed: @escaping @Sendable () -> Void)
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import TypedDefaultsTestSupport
+
+@testable import TypedDefaults
+
+/// A backend of a program's own: values in memory shared by every handle on one suite, each
+/// commit under a lock, every handle told of the others' commits.
+final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `storage` is a Sendable class.
+    /// The suites, by location, as a database would hold them.
+    final class Storage: @unchecked Sendable {  // `suites` and `handlers` only under `lock`.
+        let lock = NSLock()
+        var suites: [String: [String: DefaultsStoredValue]] = [:]
+        var handlers: [String: [(ObjectIdentifier, @Sendable () -> Void)]] = [:]
+        /// When set, every load and commit fails, as a database that cannot be reached.
+        var isUnreachable = false
+    }
+
+    let location: String
+    let storage: Storage
+
+    init(location: String, storage: Storage = Storage()) {
+        self.location = location
+        self.storage = storage
+    }
+
+    func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        storage.lock.lock()
+        defer { storage.lock.unlock() }
+        guard !storage.isUnreachable else { throw Self.unreachable(location) }
+        return storage.suites[location] ?? [:]
+    }
+
+    func commit(
+        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        storage.lock.lock()
+        guard !storage.isUnreachable else {
+            storage.lock.unlock()
+            throw Self.unreachable(location)
+        }
+        var values = storage.suites[location] ?? [:]
+        for (key, value) in changes { values[key] = value }
+        do {
+            try edit(&values)
+        } catch {
+            storage.lock.unlock()
+            throw error
+        }
+        storage.suites[location] = values
+        let me = ObjectIdentifier(self)
+        let others = (storage.handlers[location] ?? []).filter { $0.0 != me }.map(\.1)
+        storage.lock.unlock()
+        for handler in others { handler() }
+        return values
+    }
+
+    func observeChanges(_ changed: @escaping @Sendable () -> Void) {
+        storage.lock.withLock { storage.handlers[location, default: []].append((ObjectIdentifier(self), changed)) }
+    }
+
+    static func unreachable(_ location: String) -> DefaultsError {
+        .writeFailed(path: location, underlying: CocoaError(.fileReadUnknown))
+    }
+}
+
+/// The public backend seam: stores on a program's backend, and the conformance kit, run on the
+/// engine's own backends and on one that breaks its promises.
+@Suite struct BackendTests {
+    @Test func theEnginesOwnBackendsPassTheConformanceKit() throws {
+        var suites: [String] = []
+        defer { for name in suites { TestSuite.removeFiles(of: PreferencesFolder.file(forSuite: name)) } }
+        func newName() -> String {
+            let name = "typeddefaults-tests.backend.\(UUID().uuidString)"
+            suites.append(name)
+            return name
+        }
+        let plistFile = DefaultsBackendConformance.check(
+            makeBackend: { try DefaultsStore(suiteName: newName()).backend },
+            reopen: { backend in
+                // Another process's state on the same file, told of changes by its own watcher.
+                let name = URL(fileURLWithPath: backend.location).deletingPathExtension().lastPathComponent
+                let file = PreferencesFolder.file(forSuite: name)
+                let state = SuiteState(
+                    backend: PlistFileBackend(file: PlistFile(url: file), suiteName: name), label: name, fileURL: file,
+                    isPermanent: false)
+                FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+                return StateBackend(state: state)
+            })
+        #expect(plistFile.isEmpty, "\(plistFile)")
+        let memory = DefaultsBackendConformance.check(makeBackend: { DefaultsStore.inMemory().backend })
+        #expect(memory.isEmpty, "\(memory)")
+        let userDefaults = DefaultsBackendConformance.check(makeBackend: {
+            let defaults = try UserDefaults.suite(named: newName())
+            let state = SuiteState(
+                backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults", isPermanent: false)
+            return StateBackend(state: state)
+        })
+        #expect(userDefaults.isEmpty, "\(userDefaults)")
+    }
+
+    @Test func aProgramsBackendPassesTheKitAndServesStores() throws {
+        let storage = SharedMemoryBackend.Storage()
+        let failures = DefaultsBackendConformance.check(
+            makeBackend: { SharedMemoryBackend(location: "kit.\(UUID())", storage: storage) },
+            reopen: { SharedMemoryBackend(location: $0.location, storage: storage) })
+        #expect(failures.isEmpty, "\(failures)")
+
+        // Two "machines": two states on one suite, each with its own handle on the storage.
+        let location = "fleet.\(UUID())"
+        let machineA = DefaultsStore(backend: SharedMemoryBackend(location: location, storage: storage))
+        #expect(
+            DefaultsStore(backend: SharedMemoryBackend(location: location, storage: storage)).backend.location
+                == location)
+        let other = SharedMemoryBackend(location: location, storage: storage)
+        let limit = DefaultsKey<Int>("limit", default: 10, store: machineA)
+        let heard = Collected<Int>()
+        let observation = machineA.observe(limit) { heard.append($0.newValue) }
+        defer { observation.cancel() }
+        _ = try other.commit(["limit": .integer(50)], before: .distantFuture) { _ in }
+        #expect(eventually { heard.all == [50] })
+        #expect(machineA[limit] == 50)
+        // A coalesced write reaches the backend at the flush.
+        machineA[limit] = 60
+        try machineA.flush()
+        #expect(try other.load()["limit"] == .integer(60))
+        #expect(machineA.backend.location == location)
+    }
+
+    @Test func anUnreachableBackendServesDefaultsAndKeepsWritesUntilItIsBack() throws {
+        let storage = SharedMemoryBackend.Storage()
+        let backend = SharedMemoryBackend(location: "outage.\(UUID())", storage: storage)
+        _ = try backend.commit(["kept": .integer(1)], before: .distantFuture) { _ in }
+        storage.lock.withLock { storage.isUnreachable = true }
+        let store = DefaultsStore(backend: backend)
+        let kept = DefaultsKey<Int>("kept", default: 0, store: store)
+        let written = DefaultsKey<String>("written", default: "", store: store)
+        let (_, reports) = ReportedErrors.during {
+            #expect(store[kept] == 0)
+            store[written] = "while unreachable"
+            #expect(store[written] == "while unreachable")
+            #expect(throws: DefaultsError.self) { try store.flush() }
+        }
+        #expect(!reports.isEmpty)
+        storage.lock.withLock { storage.isUnreachable = false }
+        try store.flush()
+        #expect(try backend.load() == ["kept": .integer(1), "written": .string("while unreachable")])
+        store.refresh()
+        #expect(store[kept] == 1)
+    }
+
+    @Test func theKitFindsABackendThatBreaksItsPromises() {
+        /// Loses the fraction of reals, and commits without a lock.
+        final class CarelessBackend: DefaultsBackend, @unchecked Sendable {  // racy on purpose
+            let location = "careless.\(UUID())"
+            var values: [String: DefaultsStoredValue] = [:]
+            let lock = NSLock()
+
+            func load() throws(DefaultsError) -> [String: DefaultsStoredValue] { lock.withLock { values } }
+
+            func commit(
+                _ changes: [String: DefaultsStoredValue?], before deadline: Date,
+                edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
+            ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+                var current = lock.withLock { values }
+                for (key, value) in changes {
+                    if case .real(let number)? = value {
+                        current[key] = .real(number.rounded(.towardZero))
+                    } else {
+                        current[key] = value
+                    }
+                }
+                try edit(&current)
+                usleep(1_000)
+                lock.withLock { values = current }
+                return current
+            }
+
+            func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
+        }
+        let failures = DefaultsBackendConformance.check(makeBackend: { CarelessBackend() })
+        let names = Set(failures.map(\.check))
+        #expect(names.contains("every value is kept exactly"), "\(failures)")
+        #expect(names.contains("concurrent read-modify-writes lose nothing"), "\(failures)")
+        #expect(!names.contains("a new suite is empty"))
+    }
+}

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 DECLARATION = re.compile(
-    r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@Observable|@propertyWrapper"
+    r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@Observable|@propertyWrapper|@Test"
     r"|@available|private|fileprivate|public|internal)\b"
 )
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
@@ -104,7 +104,8 @@ def main():
 
     target_list = ",\n".join(
         f'        .{"executableTarget" if is_main else "target"}(name: "{name}", '
-        'dependencies: [.product(name: "TypedDefaults", package: "root")])'
+        'dependencies: [.product(name: "TypedDefaults", package: "root"), '
+        '.product(name: "TypedDefaultsTestSupport", package: "root")])'
         for name, _, is_main in targets
     )
     (work / "Package.swift").write_text(

@@ -38,7 +38,9 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// exactly as it is and nothing is written over it; reads give defaults, and the next read
     /// or flush tries again. Changes are kept until a flush succeeds.
     case readFailed(path: String, underlying: any Error)
-    /// Changes could not be written to a suite's file; they are kept and retried on the next flush.
+    /// Changes could not be written to a suite's file or backend; they are kept, and a commit on
+    /// schedule that fails is retried by itself until one succeeds (reported once per run of
+    /// failures).
     case writeFailed(path: String, underlying: any Error)
     /// Two ``DefaultsKey``s with one name and different value types were used in one suite.
     case keyTypeConflict(key: String, types: [String])

@@ -150,6 +150,33 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(store[kept] == 1)
     }
 
+    @Test func failedCommitsAreRetriedUntilTheBackendIsBackAndReportedOncePerOutage() async throws {
+        let storage = SharedMemoryBackend.Storage()
+        let backend = SharedMemoryBackend(location: "retry.\(UUID())", storage: storage)
+        let store = DefaultsStore(backend: backend, durability: .coalesced(within: .milliseconds(10)))
+        let counter = DefaultsKey<Int>("counter", default: 0, store: store)
+        #expect(store[counter] == 0)
+        storage.lock.withLock { storage.isUnreachable = true }
+        try await ReportedErrors.naming(backend.location) { recorder in
+            for value in 1...5 {
+                store[counter] = value
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            // Retries ran (0.1 s, 0.2 s, …) and failed: one report for the outage.
+            #expect(recorder.all.count == 1, "\(recorder.all)")
+            #expect(store[counter] == 5)
+            storage.lock.withLock { storage.isUnreachable = false }
+            // No write, no flush: the retry commits the pending change once the backend is back.
+            #expect(await eventually(seconds: 10) { (try? backend.load())?["counter"] == .integer(5) })
+            // A later outage is reported again.
+            storage.lock.withLock { storage.isUnreachable = true }
+            store[counter] = 6
+            #expect(await eventually { recorder.all.count == 2 })
+            storage.lock.withLock { storage.isUnreachable = false }
+            #expect(await eventually(seconds: 10) { (try? backend.load())?["counter"] == .integer(6) })
+        }
+    }
+
     @Test func theKitFindsABackendThatBreaksItsPromises() {
         /// Loses the fraction of reals, and commits without a lock.
         final class CarelessBackend: DefaultsBackend, @unchecked Sendable {  // racy on purpose

@@ -1,5 +1,6 @@
 import Foundation
-import TypedDefaults
+
+@testable import TypedDefaults
 
 /// Collects the errors that `DefaultsError.handler` receives while a test body runs.
 ///
@@ -26,15 +27,32 @@ enum ReportedErrors {
 
     @TaskLocal static var recorder: Recorder?
 
+    /// Recorders of errors reported on any thread (a flush on a background queue) that name a
+    /// location of a test's own.
+    private static let byLocation = Locked<[(location: String, recorder: Recorder)]>([])
+
     private static let handlerInstalled: Void = {
         DefaultsError.handler = { error in
             if let recorder = ReportedErrors.recorder {
+                recorder.append(error)
+            } else if let recorder = byLocation.withLock({ $0.first { "\(error)".contains($0.location) }?.recorder }) {
                 recorder.append(error)
             } else {
                 DefaultsError.printToStandardError(error)
             }
         }
     }()
+
+    /// Records, until `body` returns, every error that names `location`, from any thread.
+    static func naming<Result>(
+        _ location: String, _ body: (Recorder) async throws -> Result
+    ) async rethrows -> Result {
+        _ = handlerInstalled
+        let recorder = Recorder(reaction: {})
+        byLocation.withLock { $0.append((location, recorder)) }
+        defer { byLocation.withLock { $0.removeAll { $0.recorder === recorder } } }
+        return try await body(recorder)
+    }
 
     /// Runs `body` and returns what it reported; the handler runs `reaction` after each report.
     static func during<Result>(

@@ -47,6 +47,15 @@ import Foundation
     /// by marking the slots pending again.
     @exclusivity(unchecked) private var pendingSlots: [KeySlot] = []
     @exclusivity(unchecked) private var flushScheduled = false
+    /// Whether the last commit on schedule failed and was reported: the failures after it are
+    /// not, until one succeeds (a backend that is down fails every retry).
+    @exclusivity(unchecked) private var failureReported = false
+    /// Whether a retry of failed commits is due, and how long the next one waits.
+    @exclusivity(unchecked) private var retryScheduled = false
+    @exclusivity(unchecked) private var retryDelay = SuiteState.firstRetryDelay
+    /// Retries of a failed commit wait 0.1 s, then twice as long each time, up to 5 s.
+    static let firstRetryDelay: TimeInterval = 0.1
+    static let lastRetryDelay: TimeInterval = 5
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     @exclusivity(unchecked) private var loadFailed = false
     /// The update running on some thread, which nested updates and flushes on that thread join.
@@ -397,7 +406,7 @@ import Foundation
             }
             return
         }
-        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit)
+        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false)
     }
 
     /// Takes `flushLock`, waiting at most `limit` for another thread's commit.
@@ -500,11 +509,35 @@ import Foundation
     }
 
     /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
-    func flushReporting(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock) {
+    func flushReporting(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, retrying: Bool = true) {
         do {
             try flush(waitingAtMost: limit)
+            lock.withLock {
+                failureReported = false
+                retryDelay = Self.firstRetryDelay
+            }
         } catch {
-            DefaultsError.report(error)
+            // A failed commit keeps its changes pending and is retried, with a growing wait,
+            // until one succeeds: a backend or disk that comes back gets them in order. Reported
+            // once per run of failures.
+            let (report, retryAfter) = lock.withLock { () -> (Bool, TimeInterval?) in
+                let report = !failureReported
+                failureReported = true
+                guard retrying, !retryScheduled, pendingSlots.contains(where: { $0.isPending }) else {
+                    return (report, nil)
+                }
+                retryScheduled = true
+                let delay = retryDelay
+                retryDelay = min(retryDelay * 2, Self.lastRetryDelay)
+                return (report, delay)
+            }
+            if report { DefaultsError.report(error) }
+            if let retryAfter {
+                DispatchQueue.global().asyncAfter(deadline: .now() + retryAfter) {
+                    self.lock.withLock { self.retryScheduled = false }
+                    self.flushReporting()
+                }
+            }
         }
     }
 

@@ -151,7 +151,7 @@ public struct DefaultsStore: Sendable {
     /// ```
     ///
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``; the changes are kept and
-    ///   retried on the next flush.
+    ///   retried on the next flush, and by the store itself until a commit succeeds.
     public func flush() throws(DefaultsError) {
         try state.flush()
     }

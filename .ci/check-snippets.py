@@ -100,19 +100,27 @@ def main():
                 (folder / "main.swift").write_text(code + "\n")
             else:
                 (folder / "Snippet.swift").write_text(swift_file(context, code))
-            targets.append((name, where, is_main))
+            targets.append((name, where, is_main, "import TypedDefaultsPostgres" in context + code))
+
+    def dependencies(uses_postgres):
+        # The PostgreSQL backend's package is built only for the examples that use it.
+        products = ['.product(name: "TypedDefaults", package: "root")',
+                    '.product(name: "TypedDefaultsTestSupport", package: "root")']
+        if uses_postgres:
+            products.append('.product(name: "TypedDefaultsPostgres", package: "postgres")')
+        return "[" + ", ".join(products) + "]"
 
     target_list = ",\n".join(
         f'        .{"executableTarget" if is_main else "target"}(name: "{name}", '
-        'dependencies: [.product(name: "TypedDefaults", package: "root"), '
-        '.product(name: "TypedDefaultsTestSupport", package: "root")])'
-        for name, _, is_main in targets
+        f"dependencies: {dependencies(uses_postgres)})"
+        for name, _, is_main, uses_postgres in targets
     )
     (work / "Package.swift").write_text(
         "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
         'let package = Package(\n    name: "Snippets",\n'
         "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
-        f'    dependencies: [.package(name: "root", path: "{root}")],\n'
+        f'    dependencies: [.package(name: "root", path: "{root}"), '
+        f'.package(name: "postgres", path: "{root / "Postgres"}")],\n'
         f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"
     )
 
@@ -128,7 +136,7 @@ def main():
             failures.append(f"{where}: the manifest does not evaluate\n{result.stderr}")
 
     result = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
-    for name, where, _ in targets:
+    for name, where, *_ in targets:
         errors = [line for line in result.stdout.split("\n") if f"/{name}/" in line and "error:" in line]
         if errors:
             failures.append(f"{where}: does not compile\n" + "\n".join(errors))

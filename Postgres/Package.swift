@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The PostgreSQL backend lives in a package of its own, so users of the library fetch nothing:
+// a package fetches every package its dependencies declare.
+let package = Package(
+    name: "TypedDefaultsPostgres",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "TypedDefaultsPostgres", targets: ["TypedDefaultsPostgres"])
+    ],
+    dependencies: [
+        .package(name: "TypedDefaults", path: ".."),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    ],
+    targets: [
+        .target(
+            name: "TypedDefaultsPostgres",
+            dependencies: [
+                // Named explicitly: a path dependency is otherwise known by its folder's name.
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TypedDefaultsPostgresTests",
+            dependencies: [
+                "TypedDefaultsPostgres",
+                .product(name: "TypedDefaultsTestSupport", package: "TypedDefaults"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -22,10 +22,15 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // Stands for one machine of a fleet, in the tests' child processes.
+        .executableTarget(
+            name: "postgres-probe",
+            dependencies: ["TypedDefaultsPostgres", .product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
         .testTarget(
             name: "TypedDefaultsPostgresTests",
             dependencies: [
-                "TypedDefaultsPostgres",
+                "TypedDefaultsPostgres", "postgres-probe",
                 .product(name: "TypedDefaultsTestSupport", package: "TypedDefaults"),
             ]
         ),

@@ -261,6 +261,12 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             throw .readFailed(path: location, underlying: PostgresProblem(error))
         }
         do throws(DefaultsError) {
+            // Under a lock of the table's name: two first connections creating the table at once
+            // would otherwise collide in PostgreSQL's catalog.
+            try run("BEGIN", on: connection)
+            try run(
+                PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: binds(table)),
+                on: connection)
             try run(
                 PostgresQuery(
                     unsafeSQL: """
@@ -269,6 +275,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                             version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
                             PRIMARY KEY (suite, key))
                         """), on: connection)
+            try run("COMMIT", on: connection)
         } catch {
             let _: EventLoopFuture<Void> = connection.close()
             throw error

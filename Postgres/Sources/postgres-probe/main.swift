@@ -1,0 +1,66 @@
+import Foundation
+import TypedDefaults
+import TypedDefaultsPostgres
+
+// Stands for one machine of a fleet in the backend's tests; the server comes from PG* variables.
+//   postgres-probe write-keys SUITE PREFIX COUNT   writes COUNT keys PREFIX0…, then flushes
+//   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update
+//   postgres-probe observe SUITE KEY VALUE         prints "ready", then "seen" when KEY reads VALUE
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("postgres-probe: \(message)\n".utf8))
+    exit(1)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 4, let count = Int(arguments[3]) ?? (arguments[0] == "observe" ? 0 : nil) else {
+    fail("usage: postgres-probe write-keys|increment|observe SUITE NAME NUMBER")
+}
+guard let configuration = PostgresBackend.environmentConfiguration() else { fail("PGHOST is not set") }
+let backend: PostgresBackend
+do {
+    backend = try PostgresBackend(configuration: configuration, suite: arguments[1])
+} catch {
+    fail("\(error)")
+}
+let store = DefaultsStore(backend: backend)
+
+switch arguments[0] {
+case "write-keys":
+    for index in 0..<count {
+        store[DefaultsKey<Int>("\(arguments[2])\(index)", default: -1)] = index
+    }
+    // Until every write is committed.
+    let deadline = Date().addingTimeInterval(60)
+    while true {
+        do {
+            try store.flush()
+            break
+        } catch {
+            if Date() > deadline { fail("not committed in 60 s: \(error)") }
+            usleep(100_000)
+        }
+    }
+    say("done")
+case "increment":
+    let key = DefaultsKey<Int>(arguments[2], default: 0)
+    for _ in 0..<count { store.update(key) { $0 += 1 } }
+    say("done")
+case "observe":
+    let key = DefaultsKey<Int>(arguments[2], default: 0)
+    let expected = Int(arguments[3]) ?? 0
+    let seen = DispatchSemaphore(value: 0)
+    let observation = store.observe(key) { change in
+        if change.newValue == expected { seen.signal() }
+    }
+    say("ready")
+    if store[key] != expected { seen.wait() }
+    say("seen")
+    observation.cancel()
+default:
+    fail("unknown command \(arguments[0])")
+}

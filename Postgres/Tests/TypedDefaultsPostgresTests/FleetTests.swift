@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsPostgres
+
+/// Runs `postgres-probe`, standing for another machine, in a child process.
+enum Machine {
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("postgres-probe")
+    }
+
+    /// A machine running `arguments`, whose output lines can be waited for.
+    final class Running: @unchecked Sendable {  // `received` is only touched under `lock`.
+        let process = Process()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private let lock = NSLock()
+        private var received = ""
+
+        init(_ arguments: String...) throws {
+            process.executableURL = Machine.executable
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = errors
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
+
+        /// Waits up to `seconds` for a line; whether it came.
+        func wait(for line: String, seconds: Double) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !lines.contains(line) {
+                if Date() > deadline { return false }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return true
+        }
+
+        /// Waits for the process to end; its status and what it said on standard error.
+        func finish() async -> (status: Int32, errors: String) {
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+            output.fileHandleForReading.readabilityHandler = nil
+            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, errorText)
+        }
+    }
+}
+
+/// Processes standing for machines that share one suite through the server.
+@Suite(.enabled(if: TestServer.isAvailable, "no PostgreSQL server: set PGHOST (.ci/postgres.sh start)"))
+struct FleetTests {
+    @Test func fourMachinesWritingAThousandKeysEachLoseNone() async throws {
+        let suite = "fleet.keys.\(UUID())"
+        let machines = try (0..<4).map { try Machine.Running("write-keys", suite, "m\($0)-", "1000") }
+        for machine in machines {
+            let (status, errors) = await machine.finish()
+            #expect(status == 0, "\(errors)")
+        }
+        let values = try TestServer.backend(suite: suite).load()
+        #expect(values.count == 4000)
+        #expect((0..<4).allSatisfy { m in (0..<1000).allSatisfy { values["m\(m)-\($0)"] == .integer(Int64($0)) } })
+    }
+
+    @Test func fourMachinesIncrementingOneCounterLoseNoIncrement() async throws {
+        let suite = "fleet.counter.\(UUID())"
+        let machines = try (0..<4).map { _ in try Machine.Running("increment", suite, "counter", "50") }
+        for machine in machines {
+            let (status, errors) = await machine.finish()
+            #expect(status == 0, "\(errors)")
+        }
+        #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(200))
+    }
+
+    @Test func anObserverOnAnotherMachineSeesAWrite() async throws {
+        let suite = "fleet.observe.\(UUID())"
+        let observer = try Machine.Running("observe", suite, "flag", "7")
+        #expect(await observer.wait(for: "ready", seconds: 30))
+        let store = DefaultsStore(backend: try TestServer.backend(suite: suite), durability: .immediate)
+        store[DefaultsKey<Int>("flag", default: 0)] = 7
+        #expect(await observer.wait(for: "seen", seconds: 2), "\(observer.lines)")
+        _ = await observer.finish()
+    }
+}

@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL server for the PostgreSQL backend's tests, on a loopback port, in a
 # temporary folder, run by a user who is not root (as root: nobody).
 #   eval "$(bash .ci/postgres.sh start)"   # exports PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE
+#   bash .ci/postgres.sh restart           # stops it at once, as a crash would, and starts it again
 #   bash .ci/postgres.sh stop              # stops it and removes its folder
 # The server's own programs come from the distribution's packages (apt-get install postgresql).
 set -euo pipefail
@@ -33,13 +34,18 @@ start)
     echo "export PGHOST=127.0.0.1 PGPORT=$port PGUSER=typeddefaults PGPASSWORD=$password PGDATABASE=postgres"
     echo "export TYPEDDEFAULTS_POSTGRES_FOLDER=$folder"
     ;;
+restart)
+    # Stops the server at once (as a crash would) and starts it again on the same port.
+    folder=${TYPEDDEFAULTS_POSTGRES_FOLDER:?start the server first}
+    "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -m immediate -w -t 30 restart >/dev/null
+    ;;
 stop)
     folder=${TYPEDDEFAULTS_POSTGRES_FOLDER:?start the server first}
     "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null || true
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|restart|stop" >&2
     exit 2
     ;;
 esac

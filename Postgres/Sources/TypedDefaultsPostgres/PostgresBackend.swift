@@ -253,10 +253,11 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     private func connect() throws(DefaultsError) -> PostgresConnection {
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection.connect(
-                on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(),
-                logger: logger
-            ).wait()
+            connection = try Self.wait(
+                for: PostgresConnection.connect(
+                    on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(),
+                    logger: logger),
+                seconds: Self.requestTimeout)
         } catch {
             throw .readFailed(path: location, underlying: PostgresProblem(error))
         }
@@ -322,11 +323,43 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         -> PostgresQueryResult
     {
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try Self.wait(for: connection.query(query, logger: logger), seconds: Self.requestTimeout)
+        } catch let timeout as RequestTimeout {
+            // A server that stopped answering: the connection is dropped, and the next call
+            // connects again.
+            let _: EventLoopFuture<Void> = connection.close()
+            throw .writeFailed(path: location, underlying: timeout)
         } catch {
             throw .writeFailed(path: location, underlying: PostgresProblem(error))
         }
     }
+}
+
+extension PostgresBackend {
+    /// How long a connection attempt or a query may take before it is given up: a server that
+    /// stops answering (stopped, its host gone) must not hold a commit, and the store's lock, for
+    /// ever.
+    static let requestTimeout: TimeInterval = 10
+
+    /// The value of `future`, waited for at most `seconds`.
+    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, seconds: TimeInterval) throws -> Value {
+        let promise = future.eventLoop.makePromise(of: Value.self)
+        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+            promise.fail(RequestTimeout(seconds: seconds))
+        }
+        future.whenComplete { result in
+            timeout.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+}
+
+/// A connection attempt or query the server did not answer in time.
+struct RequestTimeout: Error, CustomStringConvertible {
+    let seconds: TimeInterval
+
+    var description: String { "PostgreSQL: no answer in \(Int(seconds)) s" }
 }
 
 /// A PostgreSQL error, described by what the server or connection said: never the query's

@@ -4,6 +4,7 @@ import TypedDefaultsPostgres
 
 // Stands for one machine of a fleet in the backend's tests; the server comes from PG* variables.
 //   postgres-probe write-keys SUITE PREFIX COUNT   writes COUNT keys PREFIX0…, then flushes
+//   postgres-probe stream SUITE PREFIX COUNT       the same, one key every 2 ms
 //   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update
 //   postgres-probe observe SUITE KEY VALUE         prints "ready", then "seen" when KEY reads VALUE
 
@@ -30,11 +31,12 @@ do {
 let store = DefaultsStore(backend: backend)
 
 switch arguments[0] {
-case "write-keys":
+case "write-keys", "stream":
     for index in 0..<count {
         store[DefaultsKey<Int>("\(arguments[2])\(index)", default: -1)] = index
+        if arguments[0] == "stream" { usleep(2_000) }
     }
-    // Until every write is committed.
+    // Until every write is committed: the server may be restarting.
     let deadline = Date().addingTimeInterval(60)
     while true {
         do {

@@ -87,3 +87,36 @@ struct FleetTests {
         _ = await observer.finish()
     }
 }
+
+/// A server restarted under a writer. It stops the server every other test uses, so it runs only
+/// when asked for, alone: `TYPEDDEFAULTS_POSTGRES_RESTART=1 swift test --filter ServerRestartTests`,
+/// on a server that `.ci/postgres.sh` started.
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_RESTART"] == "1"
+            && ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_FOLDER"] != nil,
+        "restarts the server: run alone with TYPEDDEFAULTS_POSTGRES_RESTART=1"))
+struct ServerRestartTests {
+    @Test func aRestartInTheMiddleOfAWriteStreamLosesNothing() async throws {
+        let suite = "fleet.restart.\(UUID())"
+        let machine = try Machine.Running("stream", suite, "k", "1500")
+        try await Task.sleep(for: .milliseconds(1000))
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../.ci/postgres.sh").standardizedFileURL
+        // waitpid, not Foundation's Process: the server the script starts keeps the pipe that
+        // Process watches for the end of its child open, so it would never see pg_ctl end.
+        var pid: pid_t = 0
+        let arguments = ["/bin/bash", script.path, "restart"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&pid, "/bin/bash", nil, nil, &argv, environ) == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(status == 0)
+        let (machineStatus, errors) = await machine.finish()
+        #expect(machineStatus == 0, "\(errors)")
+        let values = try TestServer.backend(suite: suite).load()
+        #expect(values.count == 1500)
+        #expect((0..<1500).allSatisfy { values["k\($0)"] == .integer(Int64($0)) })
+    }
+}

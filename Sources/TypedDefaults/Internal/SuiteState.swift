@@ -194,9 +194,7 @@ import Foundation
         if lock.withLock({ pendingSlots.contains { $0.isPending } }) { try flush() }
         if let contents = try backend.readWholeWithoutLock() { return contents }
         var contents: [String: PropertyList] = [:]
-        try commitEdit(repairing: false) { edit in
-            for key in edit.baseKeys() { contents[key] = edit[key] }
-        }
+        try commitEdit(repairing: false) { edit in contents = edit.contents }
         return contents
     }
 

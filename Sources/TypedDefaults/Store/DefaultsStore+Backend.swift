@@ -62,18 +62,10 @@ struct StateBackend: DefaultsBackend {
         var after: [String: DefaultsStoredValue] = [:]
         try withoutActuallyEscaping(edit) { edit throws(DefaultsError) in
             try state.commitEdit(repairing: false) { suiteEdit throws(DefaultsError) in
-                var contents: [String: PropertyList] = [:]
-                for key in suiteEdit.baseKeys() { contents[key] = suiteEdit[key] }
-                var values = try DefaultsStoredValue.values(of: contents)
-                for (key, value) in changes { values[key] = value }
-                try edit(&values)
-                for key in Set(contents.keys).union(values.keys) {
-                    let new = try values[key].map { value throws(DefaultsError) in
-                        try Conversion.encode(value, key: key).get()
-                    }
-                    if !PropertyList.same(contents[key], new) { suiteEdit[key] = new }
+                after = try suiteEdit.editValues { values throws(DefaultsError) in
+                    for (key, value) in changes { values[key] = value }
+                    try edit(&values)
                 }
-                after = values
             }
         }
         return after
@@ -84,21 +76,5 @@ struct StateBackend: DefaultsBackend {
             if change.origin == .otherProcess { changed() }
         }
         observations.withLock { $0.append(observation) }
-    }
-}
-
-extension DefaultsStoredValue {
-    /// The values of a suite's stored objects; an object that is no property list (which the
-    /// engine never stores) is a mismatch.
-    static func values(of contents: [String: PropertyList]) throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        var values: [String: DefaultsStoredValue] = [:]
-        for (key, object) in contents {
-            guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
-                throw .typeMismatch(
-                    key: key, expected: "a property-list value", found: StoredObject.describe(object.object))
-            }
-            values[key] = value
-        }
-        return values
     }
 }

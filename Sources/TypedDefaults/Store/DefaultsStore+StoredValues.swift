@@ -60,21 +60,14 @@ extension DefaultsStore {
             var thrown: (any Error)?
             do {
                 try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
-                    var contents: [String: PropertyList] = [:]
-                    for key in edit.baseKeys() { contents[key] = edit[key] }
-                    let before = try DefaultsStoredValue.values(of: contents)
-                    var values = before
-                    do {
-                        result = try body(&values)
-                    } catch {
-                        thrown = error
-                        throw .writeFailed(path: "", underlying: error)
-                    }
-                    for (key, value) in values where before[key] != value {
-                        edit[key] = try Conversion.encode(value, key: key).get()
-                    }
-                    for key in before.keys where values[key] == nil {
-                        edit[key] = nil
+                    _ = try edit.editValues { values throws(DefaultsError) in
+                        do {
+                            result = try body(&values)
+                        } catch {
+                            // Abandons the commit; `thrown` is what the caller gets.
+                            thrown = error
+                            throw .writeFailed(path: state.location, underlying: error)
+                        }
                     }
                 }
             } catch {
@@ -90,3 +83,46 @@ extension DefaultsStore {
 
 /// The edit's body did not run to the end, and threw nothing: cannot happen, named for safety.
 private struct NoResult: Error {}
+
+extension SuiteEdit {
+    /// Everything the edit holds now.
+    var contents: [String: PropertyList] {
+        var contents: [String: PropertyList] = [:]
+        for key in baseKeys().union(changes.keys) { contents[key] = self[key] }
+        return contents
+    }
+
+    /// Runs `body` on the edit's contents as stored values, and makes the edit hold what `body`
+    /// left: each key whose value changed is written, each key `body` removed is removed.
+    /// Returns the values `body` left.
+    func editValues(
+        _ body: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        let before = contents
+        var values = try DefaultsStoredValue.values(of: before)
+        try body(&values)
+        for key in Set(before.keys).union(values.keys) {
+            let after = try values[key].map { value throws(DefaultsError) in
+                try Conversion.encode(value, key: key).get()
+            }
+            if !PropertyList.same(before[key], after) { self[key] = after }
+        }
+        return values
+    }
+}
+
+extension DefaultsStoredValue {
+    /// The values of a suite's stored objects; an object that is no property list (which the
+    /// engine never stores) is a mismatch.
+    static func values(of contents: [String: PropertyList]) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        var values: [String: DefaultsStoredValue] = [:]
+        for (key, object) in contents {
+            guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
+                throw .typeMismatch(
+                    key: key, expected: "a property-list value", found: StoredObject.describe(object.object))
+            }
+            values[key] = value
+        }
+        return values
+    }
+}

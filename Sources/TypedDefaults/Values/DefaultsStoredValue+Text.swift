@@ -159,13 +159,11 @@ extension DefaultsStoredValue {
             }
             return .date(date)
         case ("$date", let seconds):
-            guard case .real(let value) = try DefaultsStoredValue(seconds) else {
-                if case .integer(let value) = try DefaultsStoredValue(seconds) {
-                    return .date(Date(timeIntervalSinceReferenceDate: Double(value)))
-                }
-                throw FormatError("$date takes an ISO 8601 text or seconds since 2001-01-01")
+            switch try DefaultsStoredValue(seconds) {
+            case .real(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
+            case .integer(let value): return .date(Date(timeIntervalSinceReferenceDate: Double(value)))
+            default: throw FormatError("$date takes an ISO 8601 text or seconds since 2001-01-01")
             }
-            return .date(Date(timeIntervalSinceReferenceDate: value))
         case ("$data", .string(let base64)):
             guard let data = Data(base64Encoded: base64) else { throw FormatError("$data is not Base64") }
             return .data(data)

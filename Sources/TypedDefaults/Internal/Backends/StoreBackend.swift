@@ -29,7 +29,7 @@ protocol StoreBackend: Sendable {
     /// the backend knows them. When `edit` throws, nothing is written, `changes` included.
     /// Contents that do not parse are set aside and replaced (the engine's repair), or, with
     /// `repairing` false, left as they are, and the commit throws
-    /// ``DefaultsError/corruptFile(path:preservedAt:underlying:)``.
+    /// ``DefaultsError/unparsableFile(path:underlying:)``.
     func commit(
         _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?

@@ -24,10 +24,10 @@ struct UserDefaultsBackend: StoreBackend {
         defaults.defaults.object(forKey: key).map(PropertyList.init)
     }
 
-    /// Every key the object reads, from any of its domains: a key only another domain holds
-    /// keeps its value when removed here.
-    /// The keys of the suite's own domain where its name is known (Linux): not the registered
-    /// defaults and command-line arguments that `dictionaryRepresentation()` adds.
+    /// The keys of the suite's own domain where its name is known (Linux), not the registered
+    /// defaults and command-line arguments that `dictionaryRepresentation()` adds; elsewhere
+    /// every key the object reads, from any of its domains (a key only another domain holds
+    /// keeps its value when removed here).
     func storedKeys() -> [String] {
         if let name = PreferencesFolder.anySuiteName(of: defaults.defaults),
             let domain = defaults.defaults.persistentDomain(forName: name)

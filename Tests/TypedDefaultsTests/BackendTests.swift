@@ -14,6 +14,9 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         var handlers: [String: [(ObjectIdentifier, @Sendable () -> Void)]] = [:]
         /// When set, every load and commit fails, as a database that cannot be reached.
         var isUnreachable = false
+        /// How many runs of an edit to throw away before one is stored, as a database backend
+        /// retrying a commit whose connection was lost.
+        var runsLost = 0
     }
 
     let location: String
@@ -40,14 +43,19 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             storage.lock.unlock()
             throw Self.unreachable(location)
         }
-        var values = storage.suites[location] ?? [:]
-        for (key, value) in changes { values[key] = value }
-        do {
-            try edit(&values)
-        } catch {
-            storage.lock.unlock()
-            throw error
-        }
+        var values: [String: DefaultsStoredValue]
+        repeat {
+            values = storage.suites[location] ?? [:]
+            for (key, value) in changes { values[key] = value }
+            do {
+                try edit(&values)
+            } catch {
+                storage.lock.unlock()
+                throw error
+            }
+            storage.runsLost -= 1
+        } while storage.runsLost >= 0
+        storage.runsLost = 0
         storage.suites[location] = values
         let me = ObjectIdentifier(self)
         let others = (storage.handlers[location] ?? []).filter { $0.0 != me }.map(\.1)
@@ -175,6 +183,72 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             storage.lock.withLock { storage.isUnreachable = false }
             #expect(await eventually(seconds: 10) { (try? backend.load())?["counter"] == .integer(6) })
         }
+    }
+
+    @Test func anUpdateWhoseCommitABackendRetriesCountsOnceAndKeepsWhatItTookIn() throws {
+        let storage = SharedMemoryBackend.Storage()
+        let backend = SharedMemoryBackend(location: "rerun.\(UUID())", storage: storage)
+        let store = DefaultsStore(backend: backend, durability: .coalesced(within: .seconds(60)))
+        let counter = DefaultsKey<Int>("counter", default: 0, store: store)
+        let other = DefaultsKey<String>("other", default: "", store: store)
+        let nested = DefaultsKey<Int>("nested", default: 0, store: store)
+        storage.lock.withLock { storage.runsLost = 2 }
+        var runs = 0
+        store.update(counter) { value in
+            runs += 1
+            // Stands for another thread's write, made while the first run was under way and
+            // taken into the commit by the flush below: only that run sees it.
+            if runs == 1 { store[other] = "written during the first run" }
+            store.update(nested) { $0 += 10 }
+            try? store.flush()
+            value += 1
+        }
+        #expect(runs == 3)
+        #expect(
+            try backend.load() == [
+                "counter": .integer(1), "nested": .integer(10), "other": .string("written during the first run"),
+            ])
+        #expect(store[counter] == 1)
+        #expect(store[nested] == 10)
+    }
+
+    @Test func aValueTheBackendRefusesIsNotWrittenAndHoldsBackNothing() throws {
+        /// Stores strings of 8 characters at most.
+        struct ShortStrings: DefaultsBackend {
+            let inner = SharedMemoryBackend(location: "short.\(UUID())")
+            var location: String { inner.location }
+            func load() throws(DefaultsError) -> [String: DefaultsStoredValue] { try inner.load() }
+            func commit(
+                _ changes: [String: DefaultsStoredValue?], before deadline: Date,
+                edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
+            ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+                try inner.commit(changes, before: deadline) { values throws(DefaultsError) in
+                    try edit(&values)
+                    for (key, value) in values { try check(value, forKey: key) }
+                }
+            }
+            func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
+            func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+                if case .string(let text) = value, text.count > 8 {
+                    throw .encodingFailed(key: key, underlying: CocoaError(.fileWriteOutOfSpace))
+                }
+            }
+        }
+        let backend = ShortStrings()
+        let store = DefaultsStore(backend: backend, durability: .coalesced(within: .seconds(60)))
+        let name = DefaultsKey<String>("name", default: "", store: store)
+        let other = DefaultsKey<Int>("other", default: 0, store: store)
+        let (_, reports) = ReportedErrors.during {
+            store[name] = "short"
+            store[name] = "far too long"
+            store[other] = 1
+            store.update(other) { $0 += 1 }
+        }
+        #expect(reports.count == 1)
+        #expect(reports.first.map { "\($0)".contains("name") } == true)
+        #expect(store[name] == "short")
+        try store.flush()
+        #expect(try backend.load() == ["name": .string("short"), "other": .integer(2)])
     }
 
     @Test func theKitFindsABackendThatBreaksItsPromises() {

@@ -34,6 +34,11 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     // `listening` only while holding `listenerLock`; everything else is immutable.
 
     public let location: String
+    /// The largest value stored, in bytes of its JSON form.
+    public let maximumValueBytes: Int
+    /// The longest suite name and key, in bytes of UTF-8: both are in the table's primary-key
+    /// index, whose entries PostgreSQL limits to some 2,700 bytes.
+    public static let maximumNameBytes = 1_000
     private let suite: String
     private let table: String
     private let configuration: PostgresConnection.Configuration
@@ -44,26 +49,38 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     private let listenerLock = NSLock()
     private var listening: (connection: PostgresConnection, handlers: [@Sendable () -> Void])?
     private static let nextConnectionID = LockedCounter()
+    /// Commits logged, for pruning the log now and then.
+    private let commitsLogged = LockedCounter()
 
     /// A backend for `suite` in `table` of the database `configuration` logs in to.
     ///
     /// - Parameters:
     ///   - table: A plain identifier: lowercase letters, digits and underscores, starting with a
-    ///     letter or underscore, 63 characters at most.
+    ///     letter or underscore, 55 characters at most (the commit log's table is named after it,
+    ///     and PostgreSQL cuts names at 63).
+    ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
+    ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
+    ///     reported. Every commit reads the suite whole, so keep values small.
     ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
     /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
-    ///   that is not a plain identifier.
+    ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes``.
     public init(
         configuration: PostgresConnection.Configuration, suite: String, table: String = "typed_defaults",
+        maximumValueBytes: Int = 1 << 20,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = PostgresBackend.quietLogger
     ) throws(DefaultsError) {
-        guard table.range(of: "^[a-z_][a-z0-9_]{0,62}$", options: .regularExpression) != nil else {
+        guard suite.utf8.count <= Self.maximumNameBytes else {
+            throw .invalidSuiteName(
+                String(suite.prefix(40)) + "…", reason: "longer than \(Self.maximumNameBytes) bytes in UTF-8")
+        }
+        guard table.range(of: "^[a-z_][a-z0-9_]{0,54}$", options: .regularExpression) != nil else {
             throw .invalidSuiteName(table, reason: "a table name is lowercase letters, digits and underscores")
         }
         var configuration = configuration
         configuration.options.connectTimeout = .seconds(5)
         self.configuration = configuration
+        self.maximumValueBytes = maximumValueBytes
         self.suite = suite
         self.table = table
         self.eventLoopGroup = eventLoopGroup
@@ -116,53 +133,145 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// The table's `NOTIFY` channel.
     private var channel: String { "\(table)_changes" }
 
+    /// The table of recent commits' ids, which a commit whose answer was lost is looked up in.
+    private var commitLog: String { "\(table)_commits" }
+
     public func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
         try withConnection { connection throws(DefaultsError) in
             try rows(of: connection, locking: false)
         }
     }
 
+    /// Commits as ``TypedDefaults/DefaultsBackend`` says. A commit whose connection is lost, or
+    /// that a restarting server refuses, is tried again on a new connection until `deadline`,
+    /// running `edit` again on the freshest values. When the answer to `COMMIT` itself was lost,
+    /// the next try first looks for the commit's id in the commit log (under the suite's lock, so
+    /// after the old transaction ended) and stores nothing twice.
     public func commit(
         _ changes: [String: DefaultsStoredValue?], before deadline: Date,
         edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        try withConnection { connection throws(DefaultsError) in
-            try run("BEGIN", on: connection)
+        var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
+        var pause: TimeInterval = 0.05
+        while true {
             do throws(DefaultsError) {
-                let wait = max(1, Int(deadline.timeIntervalSinceNow.rounded(.down)))
-                try run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(min(wait, 60))s'"), on: connection)
+                return try withConnection { connection throws(DefaultsError) in
+                    try commitOnce(changes, attempt: &attempt, deadline: deadline, edit: edit, on: connection)
+                }
+            } catch {
+                guard Self.isPassing(error), Date().addingTimeInterval(pause) < deadline else {
+                    guard attempt.outcomeUnknown else { throw error }
+                    throw .writeFailed(path: location, underlying: CommitUnconfirmed(error))
+                }
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 1)
+            }
+        }
+    }
+
+    /// One try of a commit, as one transaction on `connection`.
+    private func commitOnce(
+        _ changes: [String: DefaultsStoredValue?], attempt: inout CommitAttempt, deadline: Date,
+        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void, on connection: PostgresConnection
+    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        try run("BEGIN", on: connection)
+        do throws(DefaultsError) {
+            let wait = max(1, Int(deadline.timeIntervalSinceNow.rounded(.down)))
+            try run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(min(wait, 60))s'"), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
+                    binds: binds(table, suite)),
+                on: connection)
+            if attempt.outcomeUnknown {
+                let logged = try run(
+                    PostgresQuery(unsafeSQL: "SELECT 1 FROM \(commitLog) WHERE id = $1", binds: binds(attempt.id)),
+                    on: connection)
+                if logged.rows.count > 0 {
+                    // Stored before the connection was lost: the values as they are now.
+                    let values = try rows(of: connection, locking: false)
+                    try run("COMMIT", on: connection)
+                    return values
+                }
+                attempt.outcomeUnknown = false
+            }
+            let stored = try rows(of: connection, locking: true)
+            var values = stored
+            for (key, value) in changes { values[key] = value }
+            try edit(&values)
+            var changed = false
+            for (key, value) in values where stored[key] != value {
+                let json = value.json()
+                try checkSize(key: key, json: json)
+                try run(upsert(key: key, value: json), on: connection)
+                changed = true
+            }
+            for key in stored.keys where values[key] == nil {
                 try run(
                     PostgresQuery(
-                        unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
-                        binds: binds(table, suite)),
+                        unsafeSQL: "DELETE FROM \(table) WHERE suite = $1 AND key = $2", binds: binds(suite, key)),
                     on: connection)
-                let stored = try rows(of: connection, locking: true)
-                var values = stored
-                for (key, value) in changes { values[key] = value }
-                try edit(&values)
-                var changed = false
-                for (key, value) in values where stored[key] != value {
-                    try run(upsert(key: key, value: value.json()), on: connection)
-                    changed = true
-                }
-                for key in stored.keys where values[key] == nil {
+                changed = true
+            }
+            if changed {
+                try run(
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO \(commitLog) (id, suite) VALUES ($1, $2)",
+                        binds: binds(attempt.id, suite)),
+                    on: connection)
+                if commitsLogged.next() % 100 == 1 {
                     try run(
                         PostgresQuery(
-                            unsafeSQL: "DELETE FROM \(table) WHERE suite = $1 AND key = $2", binds: binds(suite, key)),
-                        on: connection)
-                    changed = true
-                }
-                if changed {
-                    try run(
-                        PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: binds(channel, suite)),
+                            unsafeSQL: "DELETE FROM \(commitLog) WHERE committed_at < now() - interval '1 hour'"),
                         on: connection)
                 }
-                try run("COMMIT", on: connection)
-                return values
-            } catch {
-                _ = try? run("ROLLBACK", on: connection)
-                throw error
+                try run(
+                    PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: binds(channel, suite)),
+                    on: connection)
             }
+            attempt.outcomeUnknown = changed
+            try run("COMMIT", on: connection)
+            attempt.outcomeUnknown = false
+            return values
+        } catch {
+            // The server answered with an error: the transaction ended without storing anything.
+            if case .writeFailed(_, let problem as PostgresProblem) = error, problem.isServerError {
+                attempt.outcomeUnknown = false
+            }
+            if !connection.isClosed { _ = try? run("ROLLBACK", on: connection) }
+            throw error
+        }
+    }
+
+    /// Refuses a key longer than ``maximumNameBytes`` and a value larger than
+    /// ``maximumValueBytes``, as it is written.
+    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+        try checkSize(key: key, json: value.json())
+    }
+
+    private func checkSize(key: String, json: String) throws(DefaultsError) {
+        let shownKey = key.count > 60 ? String(key.prefix(60)) + "…" : key
+        if key.utf8.count > Self.maximumNameBytes {
+            throw .encodingFailed(
+                key: shownKey,
+                underlying: TooLarge(what: "key", bytes: key.utf8.count, limit: Self.maximumNameBytes))
+        }
+        if json.utf8.count > maximumValueBytes {
+            throw .encodingFailed(
+                key: shownKey, underlying: TooLarge(what: "value", bytes: json.utf8.count, limit: maximumValueBytes))
+        }
+    }
+
+    /// Whether a failure may pass by itself: the connection was lost or timed out, or the server
+    /// is shutting down, starting up or out of connections. Not a refused login, nor a value
+    /// the server cannot store.
+    static func isPassing(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .readFailed(_, let underlying), .writeFailed(_, let underlying):
+            if underlying is RequestTimeout { return true }
+            return (underlying as? PostgresProblem)?.isPassing ?? false
+        default:
+            return false
         }
     }
 
@@ -183,8 +292,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
 
     /// Connects a connection of its own, listens on the table's channel, and calls `handlers`
     /// (off the event loop) for each notification naming the suite. When the connection is
-    /// lost, it connects again, waiting longer each time up to 5 s, and then calls `handlers`:
-    /// changes made meanwhile were not announced.
+    /// lost, it connects again, waiting longer each time up to 5 s (see ``listenDelay(after:refused:)``),
+    /// and then calls `handlers`: changes made meanwhile were not announced.
     private func listen(handlers: [@Sendable () -> Void], retryDelay: TimeInterval) {
         let suite = self.suite
         let notify: @Sendable () -> Void = { [weak self] in
@@ -217,12 +326,21 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                         self?.listen(handlers: handlers, retryDelay: 0.2)
                     }
                 }
-            case .failure:
+            case .failure(let error):
+                let next = Self.listenDelay(after: retryDelay, refused: !PostgresProblem(error).isPassing)
                 DispatchQueue.global().asyncAfter(deadline: .now() + retryDelay) { [weak self] in
-                    self?.listen(handlers: handlers, retryDelay: min(retryDelay * 2, 5))
+                    self?.listen(handlers: handlers, retryDelay: next)
                 }
             }
         }
+    }
+
+    /// How long the listener waits after a failed connection that waited `delay`: twice as
+    /// long, up to 5 s while the server cannot be reached or is restarting, and up to a minute
+    /// when it refuses the login (the store reports that when it loads), so that a wrong
+    /// password does not fill the server's log.
+    static func listenDelay(after delay: TimeInterval, refused: Bool) -> TimeInterval {
+        min(delay * 2, refused ? 60 : 5)
     }
 
     // MARK: Queries
@@ -275,6 +393,12 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                             suite text NOT NULL, key text NOT NULL, value text NOT NULL,
                             version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
                             PRIMARY KEY (suite, key))
+                        """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(commitLog) (
+                            id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
                         """), on: connection)
             try run("COMMIT", on: connection)
         } catch {
@@ -366,14 +490,61 @@ struct RequestTimeout: Error, CustomStringConvertible {
 /// parameters, nor the password.
 struct PostgresProblem: Error, CustomStringConvertible {
     let description: String
+    /// Whether the server answered with this error (so a transaction it ends stored nothing).
+    let isServerError: Bool
+    /// See ``PostgresBackend/isPassing(_:)``.
+    let isPassing: Bool
 
     init(_ error: any Error) {
-        if let error = error as? PSQLError {
-            let message = error.serverInfo?[.message] ?? "\(error.code)"
-            description = "PostgreSQL: \(message)"
-        } else {
+        guard let error = error as? PSQLError else {
+            // Connecting failed below PostgreSQL (refused, unreachable, reset): the network's.
             description = "PostgreSQL: \(String(describing: type(of: error)))"
+            isServerError = false
+            isPassing = true
+            return
         }
+        let message = error.serverInfo?[.message] ?? "\(error.code)"
+        description = "PostgreSQL: \(message)"
+        guard let state = error.serverInfo?[.sqlState] else {
+            isServerError = false
+            isPassing = [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
+                .contains(error.code)
+            return
+        }
+        isServerError = true
+        // 08: connection exception; 57P01–57P03: shutting down, crashed, starting up;
+        // 53300: too many connections; 40001, 40P01: serialization failure, deadlock.
+        isPassing =
+            state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300", "40001", "40P01"].contains(state)
+    }
+}
+
+/// A key or value beyond what the backend stores.
+struct TooLarge: Error, CustomStringConvertible {
+    let what: String
+    let bytes: Int
+    let limit: Int
+
+    var description: String {
+        "the \(what) is \(bytes.formatted()) bytes, more than the \(limit.formatted()) the PostgreSQL backend stores"
+    }
+}
+
+/// A commit in progress, across its tries.
+struct CommitAttempt {
+    /// Logged with the commit, to find out whether a commit whose answer was lost was stored.
+    let id: String
+    /// Whether the last try sent `COMMIT` and got no answer.
+    var outcomeUnknown = false
+}
+
+/// The connection was lost after `COMMIT` was sent and the server could not be asked again in
+/// time: the commit may or may not have been stored.
+struct CommitUnconfirmed: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: DefaultsError) {
+        description = "the server did not confirm the commit, which may have been stored (\(error))"
     }
 }
 

@@ -95,16 +95,15 @@ struct FleetTests {
     .enabled(
         if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_RESTART"] == "1"
             && ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_FOLDER"] != nil,
-        "restarts the server: run alone with TYPEDDEFAULTS_POSTGRES_RESTART=1"))
+        "restarts the server: run alone with TYPEDDEFAULTS_POSTGRES_RESTART=1"), .serialized)
 struct ServerRestartTests {
-    @Test func aRestartInTheMiddleOfAWriteStreamLosesNothing() async throws {
-        let suite = "fleet.restart.\(UUID())"
-        let machine = try Machine.Running("stream", suite, "k", "1500")
-        try await Task.sleep(for: .milliseconds(1000))
+    /// Restarts the server with `.ci/postgres.sh restart`; how long it took.
+    private func restartServer() async throws -> Duration {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../.ci/postgres.sh").standardizedFileURL
         // waitpid, not Foundation's Process: the server the script starts keeps the pipe that
         // Process watches for the end of its child open, so it would never see pg_ctl end.
+        let start = ContinuousClock.now
         var pid: pid_t = 0
         let arguments = ["/bin/bash", script.path, "restart"]
         var argv = arguments.map { strdup($0) } + [nil]
@@ -113,10 +112,33 @@ struct ServerRestartTests {
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(status == 0)
+        return ContinuousClock.now - start
+    }
+
+    @Test func aRestartInTheMiddleOfAWriteStreamLosesNothing() async throws {
+        let suite = "fleet.restart.\(UUID())"
+        let machine = try Machine.Running("stream", suite, "k", "1500")
+        try await Task.sleep(for: .milliseconds(1000))
+        _ = try await restartServer()
         let (machineStatus, errors) = await machine.finish()
         #expect(machineStatus == 0, "\(errors)")
         let values = try TestServer.backend(suite: suite).load()
         #expect(values.count == 1500)
         #expect((0..<1500).allSatisfy { values["k\($0)"] == .integer(Int64($0)) })
+    }
+
+    @Test func fourMachinesIncrementingThroughARestartLoseNoIncrementAndAddNone() async throws {
+        let suite = "fleet.restart.counter.\(UUID())"
+        let machines = try (0..<4).map { _ in try Machine.Running("increment", suite, "counter", "200") }
+        try await Task.sleep(for: .milliseconds(300))
+        let outage = try await restartServer()
+        var reports = ""
+        for machine in machines {
+            let (status, errors) = await machine.finish()
+            #expect(status == 0, "\(errors)")
+            reports += errors
+        }
+        #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(800), "restart took \(outage)")
+        #expect(reports.isEmpty, "\(reports)")
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import PostgresNIO
 import Testing
 import TypedDefaults
-import TypedDefaultsPostgres
 import TypedDefaultsTestSupport
+
+@testable import TypedDefaultsPostgres
 
 /// The server the tests use, from the standard PG* variables (`.ci/postgres.sh start` sets them).
 enum TestServer {
@@ -14,6 +15,26 @@ enum TestServer {
     static func backend(_ label: String = #function, suite: String? = nil) throws -> PostgresBackend {
         guard let configuration else { throw CancellationError() }
         return try PostgresBackend(configuration: configuration, suite: suite ?? "tests.\(label).\(UUID())")
+    }
+}
+
+/// Every error reported to `DefaultsError.handler` in this process, still printed as by default;
+/// each test picks out its own by a name no other test uses.
+enum Reports {
+    private static let recorded: NSLock & Sendable = NSLock()
+    nonisolated(unsafe) private static var errors: [String] = []  // only under `recorded`
+    private static let installed: Void = {
+        DefaultsError.handler = { error in
+            Reports.recorded.withLock { Reports.errors.append("\(error)") }
+            DefaultsError.printToStandardError(error)
+        }
+    }()
+
+    static func install() { Reports.installed }
+
+    /// The reports that mention `name`.
+    static func mentioning(_ name: String) -> [String] {
+        recorded.withLock { errors.filter { $0.contains(name) } }
     }
 }
 
@@ -58,9 +79,21 @@ struct PostgresBackendTests {
         #expect(limit == 10)
     }
 
+    @Test func aListenerWhoseLoginIsRefusedWaitsLongerThanOneLosingItsServer() {
+        var (refused, unreachable) = (0.1, 0.1)
+        for _ in 0..<12 {
+            refused = PostgresBackend.listenDelay(after: refused, refused: true)
+            unreachable = PostgresBackend.listenDelay(after: unreachable, refused: false)
+        }
+        #expect(refused == 60)
+        #expect(unreachable == 5)
+    }
+
     @Test func aTableNameThatIsNotAPlainIdentifierIsRefused() throws {
         let configuration = try #require(TestServer.configuration)
-        for table in ["", "Settings", "a;drop table x", "1abc", String(repeating: "a", count: 64)] {
+        // The commit log's table adds 8 characters, and PostgreSQL cuts names at 63.
+        _ = try PostgresBackend(configuration: configuration, suite: "s", table: String(repeating: "a", count: 55))
+        for table in ["", "Settings", "a;drop table x", "1abc", String(repeating: "a", count: 56)] {
             #expect(throws: DefaultsError.self, "\(table)") {
                 try PostgresBackend(configuration: configuration, suite: "s", table: table)
             }
@@ -72,5 +105,42 @@ struct PostgresBackendTests {
         let hostile = "'); DROP TABLE typed_defaults; --"
         _ = try backend.commit([hostile: .string(hostile)], before: .distantFuture) { _ in }
         #expect(try backend.load() == [hostile: .string(hostile)])
+    }
+
+    @Test func aValueOrKeyTooLargeIsRefusedWhenWrittenAndHoldsBackNoOtherChange() throws {
+        Reports.install()
+        let backend = try TestServer.backend()
+        let suite = String(backend.location.split(separator: "#").last ?? "")
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        @UserDefault("notes", store: store) var notes = "short"
+        @UserDefault("limit", store: store) var limit = 1
+        notes = "kept"
+        notes = String(repeating: "x", count: 2 << 20)
+        #expect(notes == "kept")
+        let longKey = "k" + String(repeating: "é", count: 600)
+        store[DefaultsKey<Int>(longKey, default: 0)] = 1
+        limit = 2
+        $limit.update { _ in notes = String(repeating: "y", count: 2 << 20) }
+        try store.flush()
+        #expect(try TestServer.backend(suite: suite).load() == ["notes": .string("kept"), "limit": .integer(2)])
+        let refusals = Reports.mentioning("more than")
+        #expect(refusals.contains { $0.contains("notes") && $0.contains("2,097,15") && $0.contains("1,048,576") })
+        #expect(refusals.contains { $0.contains("key is 1,201 bytes") && !$0.contains(longKey) })
+        #expect(refusals.count == 3, "\(refusals)")
+        // An edit that makes one is refused at commit, with nothing stored.
+        #expect(throws: DefaultsError.self) {
+            try backend.commit(["limit": .integer(3)], before: Date().addingTimeInterval(5)) { values in
+                values["notes"] = .string(String(repeating: "z", count: 2 << 20))
+            }
+        }
+        #expect(try backend.load()["limit"] == .integer(2))
+        // The limit is the backend's to set.
+        let small = try PostgresBackend(
+            configuration: try #require(TestServer.configuration), suite: suite, maximumValueBytes: 10)
+        #expect(throws: DefaultsError.self) { try small.check(.string("more than ten"), forKey: "a") }
+        #expect(throws: DefaultsError.self) {
+            try PostgresBackend(
+                configuration: try #require(TestServer.configuration), suite: String(repeating: "s", count: 1_001))
+        }
     }
 }

@@ -213,6 +213,11 @@ import Foundation
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
     /// the change to become durable as `durability` says.
     func write(_ object: PropertyList?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
+        // A value the backend could never store is not written: its commit would fail for ever.
+        if let object, let refusal = backend.refusal(of: object, forKey: slot.key) {
+            DefaultsError.report(refusal)
+            return
+        }
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = lock.withLock {
@@ -274,7 +279,7 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         if let transaction = joinableTransaction() {
-            transaction.join(takePending())
+            transaction.take(takePending())
             let updated = transform(transaction.edit[slot.key])
             transaction.join([slot.key: updated])
             lock.withLock { change(slot, to: updated, origin: .thisProcess, &after) }
@@ -293,7 +298,7 @@ import Foundation
         var transaction: Transaction?
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) { edit in
-                let running = Transaction(edit: edit, changes: changes)
+                let running = Transaction(edit: edit, retrying: transaction, changes: changes)
                 transaction = running
                 self.lock.withLock { self.transaction = running }
                 defer { self.lock.withLock { self.transaction = nil } }
@@ -339,7 +344,7 @@ import Foundation
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: repairing) {
                 edit throws(DefaultsError) in
-                let running = Transaction(edit: edit, changes: changes)
+                let running = Transaction(edit: edit, retrying: transaction, changes: changes)
                 transaction = running
                 self.lock.withLock { self.transaction = running }
                 defer { self.lock.withLock { self.transaction = nil } }
@@ -371,7 +376,7 @@ import Foundation
     /// commit and are written with it.
     func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock) throws(DefaultsError) {
         if let transaction = joinableTransaction() {
-            transaction.join(takePending())
+            transaction.take(takePending())
             return
         }
         var after = AfterUnlock()
@@ -396,7 +401,7 @@ import Foundation
     /// body (`exit()` called there) writes what that update's commit holds so far.
     func flushBeforeExit() {
         if let transaction = joinableTransaction() {
-            transaction.join(takePending())
+            transaction.take(takePending())
             do {
                 try transaction.edit.writeNow()
             } catch {
@@ -586,6 +591,15 @@ import Foundation
     /// once), so that the next use tries again.
     private func loadSuite(_ after: inout AfterUnlock) -> Bool {
         if hasLoaded { return true }
+        // Inside a commit on this thread (a read or write in an update's body): the contents it
+        // read are the freshest, and loading would wait for the backend, which the commit holds.
+        if let transaction, pthread_equal(transaction.thread, pthread_self()) != 0,
+            let whole = transaction.edit.wholeBase
+        {
+            stored = whole
+            hasLoaded = true
+            return true
+        }
         let contents = backend.load()
         if contents.isUnreadable {
             if !loadFailed { after.report(contents.problem) }
@@ -704,17 +718,32 @@ import Foundation
 
 /// An update's commit in progress: the thread running it, the suite's contents as it edits
 /// them, and every change it took in, to keep pending should it fail.
+///
+/// A backend may run a commit's edit more than once (PostgreSQL retries a commit whose
+/// connection was lost): each run gets a new transaction. It takes over the pending changes the
+/// run before took in, which exist nowhere else now, but not what nested updates changed: the
+/// body runs them again, on the freshest values.
 private final class Transaction {
     let thread = pthread_self()
     let edit: SuiteEdit
     private(set) var changes: [String: PropertyList?]
+    /// The pending changes taken in, from the start and by nested updates and flushes.
+    private var taken: [String: PropertyList?]
 
-    init(edit: SuiteEdit, changes: [String: PropertyList?]) {
+    init(edit: SuiteEdit, retrying previous: Transaction?, changes: [String: PropertyList?]) {
         self.edit = edit
         self.changes = changes
+        taken = changes
+        if let previous { take(previous.taken) }
     }
 
-    /// Takes `changes` into the commit.
+    /// Takes pending changes into the commit.
+    func take(_ changes: [String: PropertyList?]) {
+        join(changes)
+        taken.merge(changes) { $1 }
+    }
+
+    /// Takes a nested update's change into the commit.
     func join(_ changes: [String: PropertyList?]) {
         edit.apply(changes)
         self.changes.merge(changes) { $1 }

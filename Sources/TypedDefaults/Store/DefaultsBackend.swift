@@ -45,6 +45,12 @@ public protocol DefaultsBackend: Sendable {
     /// the values as they are after the commit. Waits for other writers until `deadline` at
     /// the latest, then throws.
     ///
+    /// A backend may run `edit` more than once, on fresher values each time, when it retries a
+    /// commit that failed for a passing reason (a lost connection, a server restarting): only
+    /// the run whose commit is stored counts, and the engine's edits are made for that. A retry
+    /// must not store a commit twice (when the answer to a commit was lost, find out whether it
+    /// was stored before retrying it), and must end by `deadline`.
+    ///
     /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
     ///   when the values could not be stored or another writer held them past `deadline`.
     func commit(
@@ -57,4 +63,21 @@ public protocol DefaultsBackend: Sendable {
     /// and tells its observers what changed. Called once, when the store is made; a backend
     /// that cannot tell does nothing, and others' changes show after this process's next commit.
     func observeChanges(_ changed: @escaping @Sendable () -> Void)
+
+    /// Refuses a value the backend could never store (a key or value beyond its limits) as it
+    /// is written, before the store's cache shows it: the write is not made, and the error goes
+    /// to ``DefaultsError/handler``. A change refused only at commit would be retried for ever
+    /// and hold back every other change. The default accepts every value; a backend with limits
+    /// still refuses values over them in ``commit(_:before:edit:)``, where `edit` may make them.
+    ///
+    /// ```swift
+    /// func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+    ///     if key.utf8.count > 200 { throw .encodingFailed(key: key, underlying: KeyTooLong()) }
+    /// }
+    /// ```
+    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
+}
+
+extension DefaultsBackend {
+    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {}
 }

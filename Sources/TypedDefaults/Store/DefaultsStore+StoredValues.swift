@@ -46,7 +46,9 @@ extension DefaultsStore {
     /// Observers, `didSet` callbacks and the caches of this process hear of each key that
     /// changed; other processes' observers as they do of any write. When `body` throws, nothing
     /// is written and its error is rethrown. Like ``storedValues()``, the edit repairs nothing:
-    /// a suite whose file does not parse is left as it is, and the edit throws.
+    /// a suite whose file does not parse is left as it is, and the edit throws. A backend that
+    /// retries a commit whose connection was lost (``DefaultsBackend``) runs `body` again on the
+    /// freshest values; only the run that is stored counts.
     ///
     /// - Throws: what `body` threw, or a ``DefaultsError``: the suite could not be read
     ///   (``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``), a value nests too deeply to store (``DefaultsError/encodingFailed(key:underlying:)``),

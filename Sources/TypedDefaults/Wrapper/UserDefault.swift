@@ -202,7 +202,10 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// processes incrementing one counter lose no increment; this makes each update cost a file
     /// write (about a millisecond with a few keys). On Apple platforms it is atomic within the
     /// process. Stored data that cannot be read is reported and `body` starts from the default.
-    /// Rules apply to the value `body` starts from and to the value it leaves.
+    /// Rules apply to the value `body` starts from and to the value it leaves. On a backend
+    /// shared through a server (``DefaultsBackend``), an update whose connection is lost waits
+    /// for the server to come back, up to 5 s, and `body` runs again on the freshest value; a
+    /// longer outage reports ``DefaultsError/writeFailed(path:underlying:)`` and stores nothing.
     public func update(_ body: (inout Value) -> Void) {
         keyBinding.update(in: store.state, body)
     }

@@ -44,6 +44,15 @@ struct ExternalBackend: StoreBackend {
         return SuiteContents(values: contents.mapValues(Self.object))
     }
 
+    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError? {
+        do {
+            try backend.check(try Self.value(object, key: key), forKey: key)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private static func object(_ value: DefaultsStoredValue) -> PropertyList {
         PropertyList(value.propertyListObject)
     }

@@ -35,6 +35,9 @@ protocol StoreBackend: Sendable {
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
+    /// Why `object` can never be stored under `key`, or `nil`: checked before a write is made.
+    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError?
+
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
     func register(_ defaults: [String: PropertyList])
 
@@ -77,6 +80,9 @@ final class SuiteEdit {
     private let base: (String) -> PropertyList?
     /// The keys the contents held before the edit.
     let baseKeys: () -> Set<String>
+    /// The contents before the edit, for a backend that reads its suite whole: what a suite not
+    /// loaded yet loads from inside the commit, which holds the backend's lock.
+    let wholeBase: [String: PropertyList]?
     /// Every key changed so far: `nil` removes it.
     private(set) var changes: [String: PropertyList?] = [:]
     /// Writes the contents as they stand now, for a process that exits in the middle of the
@@ -86,6 +92,13 @@ final class SuiteEdit {
     init(base: @escaping (String) -> PropertyList?, keys: @escaping () -> Set<String>) {
         self.base = base
         baseKeys = keys
+        wholeBase = nil
+    }
+
+    init(whole: [String: PropertyList]) {
+        base = { whole[$0] }
+        baseKeys = { Set(whole.keys) }
+        wholeBase = whole
     }
 
     subscript(key: String) -> PropertyList? {
@@ -106,6 +119,7 @@ extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
     func storedKeys() -> [String] { [] }
     func writeThrough(key: String, object: PropertyList?) {}
+    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError? { nil }
     var commitsOnSchedule: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? { nil }
@@ -128,7 +142,7 @@ extension Dictionary where Key == String, Value == PropertyList {
     ) throws(DefaultsError) -> Bool {
         guard let edit else { return false }
         let base = self
-        let suiteEdit = SuiteEdit(base: { base[$0] }, keys: { Set(base.keys) })
+        let suiteEdit = SuiteEdit(whole: base)
         suiteEdit.writeNow = { [unowned suiteEdit] () throws(DefaultsError) in
             var current = base
             current.apply(suiteEdit.changes)

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsPostgres
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A loopback relay between the backend and the server that can cut the connection right after
+/// passing on a `COMMIT`, before the server's answer comes back: the commit is stored, but the
+/// backend cannot know it.
+final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; sockets per thread.
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var armed = false
+    private(set) var cuts = 0
+
+    init(to serverPort: UInt16) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0, let self else { return }
+                self.relay(client, serverPort: serverPort)
+            }
+        }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// Cuts the next connection that passes on a `COMMIT`, once.
+    func armCut() { lock.withLock { armed = true } }
+
+    var cutCount: Int { lock.withLock { cuts } }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private func relay(_ client: Int32, serverPort: UInt16) {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: serverPort)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            close(client)
+            close(server)
+            return
+        }
+        Thread.detachNewThread {
+            // Server to client.
+            Self.pump(from: server, to: client) { _ in false }
+            shutdown(client, Int32(SHUT_RDWR))
+        }
+        Thread.detachNewThread { [weak self] in
+            // Client to server: a chunk holding COMMIT, when armed, is passed on and the
+            // client's side cut before the answer can come back.
+            Self.pump(from: client, to: server) { chunk in
+                guard let self, chunk.range(of: Data("COMMIT\0".utf8)) != nil else { return false }
+                return self.lock.withLock {
+                    guard self.armed else { return false }
+                    self.armed = false
+                    self.cuts += 1
+                    return true
+                }
+            }
+            // The server's side stays open a moment, so that it reads and runs the COMMIT.
+            usleep(200_000)
+            shutdown(server, Int32(SHUT_RDWR))
+            close(client)
+            close(server)
+        }
+    }
+
+    /// Copies bytes until either side closes, or `cutAfter` says to stop after a chunk.
+    private static func pump(from source: Int32, to destination: Int32, cutAfter: (Data) -> Bool) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(source, &buffer, buffer.count)
+            guard count > 0 else { return }
+            let chunk = Data(buffer[0..<count])
+            let stop = cutAfter(chunk)
+            if stop {
+                // The server gets the COMMIT; the client must not get the answer.
+                shutdown(source, Int32(SHUT_RDWR))
+            }
+            var sent = 0
+            while sent < count {
+                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + sent, count - sent) }
+                guard written > 0 else { return }
+                sent += written
+            }
+            if stop { return }
+        }
+    }
+}
+
+/// A commit whose answer is lost is neither lost nor stored twice.
+@Suite(.enabled(if: TestServer.isAvailable, "no PostgreSQL server: set PGHOST (.ci/postgres.sh start)"))
+struct LostAnswerTests {
+    private func backend(through relay: CuttingRelay, suite: String) throws -> PostgresBackend {
+        var configuration = try #require(TestServer.configuration)
+        configuration = .init(
+            host: "127.0.0.1", port: Int(relay.port), username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        return try PostgresBackend(configuration: configuration, suite: suite)
+    }
+
+    @Test func anIncrementWhoseCommitAnswerIsLostCountsOnce() throws {
+        let serverPort = try #require(TestServer.configuration?.port)
+        let relay = try CuttingRelay(to: UInt16(serverPort))
+        let suite = "lost.answer.\(UUID())"
+        let backend = try backend(through: relay, suite: suite)
+        _ = try backend.load()
+        relay.armCut()
+        var runs = 0
+        _ = try backend.commit([:], before: Date().addingTimeInterval(10)) { values in
+            runs += 1
+            let current = if case .integer(let count)? = values["counter"] { count } else { Int64(0) }
+            values["counter"] = .integer(current + 1)
+        }
+        #expect(relay.cutCount == 1)
+        #expect(runs == 1)
+        #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(1))
+    }
+
+    @Test func anUpdateThroughAStoreCountsOnceWhenItsAnswerIsLost() throws {
+        let serverPort = try #require(TestServer.configuration?.port)
+        let relay = try CuttingRelay(to: UInt16(serverPort))
+        let suite = "lost.answer.store.\(UUID())"
+        let store = DefaultsStore(backend: try backend(through: relay, suite: suite))
+        let counter = DefaultsKey<Int>("counter", default: 0, store: store)
+        store.update(counter) { $0 += 1 }
+        relay.armCut()
+        store.update(counter) { $0 += 1 }
+        #expect(relay.cutCount == 1)
+        #expect(store[counter] == 2)
+        #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(2))
+    }
+}

@@ -27,6 +27,11 @@ let package = Package(
             name: "postgres-probe",
             dependencies: ["TypedDefaultsPostgres", .product(name: "TypedDefaults", package: "TypedDefaults")]
         ),
+        // Times reads, writes, commits and change propagation against a plist file store.
+        .executableTarget(
+            name: "postgres-benchmark",
+            dependencies: ["TypedDefaultsPostgres", .product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
         .testTarget(
             name: "TypedDefaultsPostgresTests",
             dependencies: [

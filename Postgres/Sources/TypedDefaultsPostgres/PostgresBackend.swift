@@ -56,8 +56,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - table: A plain identifier: lowercase letters, digits and underscores, starting with a
-    ///     letter or underscore, 55 characters at most (the commit log's table is named after it,
-    ///     and PostgreSQL cuts names at 63).
+    ///     letter or underscore, 50 characters at most (the commit log's table and index are
+    ///     named after it, and PostgreSQL cuts names at 63).
     ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
     ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
     ///     reported. Every commit reads the suite whole, so keep values small.
@@ -74,7 +74,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             throw .invalidSuiteName(
                 String(suite.prefix(40)) + "…", reason: "longer than \(Self.maximumNameBytes) bytes in UTF-8")
         }
-        guard table.range(of: "^[a-z_][a-z0-9_]{0,54}$", options: .regularExpression) != nil else {
+        guard table.range(of: "^[a-z_][a-z0-9_]{0,49}$", options: .regularExpression) != nil else {
             throw .invalidSuiteName(table, reason: "a table name is lowercase letters, digits and underscores")
         }
         var configuration = configuration
@@ -246,7 +246,23 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// Refuses a key longer than ``maximumNameBytes`` and a value larger than
     /// ``maximumValueBytes``, as it is written.
     public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-        try checkSize(key: key, json: value.json())
+        // Only a value that might be too large is encoded to be measured: a write of a small one
+        // stays cheap.
+        let json = Self.jsonBytesAtMost(value) <= maximumValueBytes ? "" : value.json()
+        try checkSize(key: key, json: json)
+    }
+
+    /// More bytes than the JSON form of `value` takes: each byte of text escaped as `\u0000`,
+    /// data in base 64 with its `$data` wrapping, 64 bytes for any number or date.
+    static func jsonBytesAtMost(_ value: DefaultsStoredValue) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count * 6 + 2
+        case .data(let data): (data.count + 2) / 3 * 4 + 24
+        case .integer, .unsignedInteger, .real, .boolean, .date: 64
+        case .array(let elements): elements.reduce(2) { $0 + jsonBytesAtMost($1) + 1 }
+        case .dictionary(let members):
+            members.reduce(16) { $0 + $1.key.utf8.count * 6 + 3 + jsonBytesAtMost($1.value) + 1 }
+        }
     }
 
     private func checkSize(key: String, json: String) throws(DefaultsError) {
@@ -400,6 +416,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                         CREATE TABLE IF NOT EXISTS \(commitLog) (
                             id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
                         """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: "CREATE INDEX IF NOT EXISTS \(commitLog)_time ON \(commitLog) (committed_at)"),
+                on: connection)
             try run("COMMIT", on: connection)
         } catch {
             let _: EventLoopFuture<Void> = connection.close()

@@ -79,6 +79,22 @@ struct PostgresBackendTests {
         #expect(limit == 10)
     }
 
+    @Test func theSizeBoundThatSparesSmallWritesTheirEncodingIsNeverBelowTheTruth() {
+        let values: [DefaultsStoredValue] = [
+            .string(""), .string("\u{0}\u{1}\u{1F}\"\\\n"), .string("é🙂\u{7F}"),
+            .string(String(repeating: "\u{1}", count: 999)),
+            .integer(.min), .unsignedInteger(.max), .real(-.greatestFiniteMagnitude), .real(.nan), .real(-0.0),
+            .real(.leastNonzeroMagnitude), .boolean(true),
+            .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000.123456)),
+            .date(Date(timeIntervalSinceReferenceDate: 1.000_000_001)), .data(Data()), .data(Data([0])),
+            .data(Data(repeating: 255, count: 1_000)), .array([]), .array([.array([.integer(1)]), .string("\u{2}")]),
+            .dictionary([:]), .dictionary(["$date": .integer(1), "\u{3}": .dictionary(["$x": .data(Data([1, 2]))])]),
+        ]
+        for value in values {
+            #expect(PostgresBackend.jsonBytesAtMost(value) >= value.json().utf8.count, "\(value)")
+        }
+    }
+
     @Test func aListenerWhoseLoginIsRefusedWaitsLongerThanOneLosingItsServer() {
         var (refused, unreachable) = (0.1, 0.1)
         for _ in 0..<12 {
@@ -91,9 +107,9 @@ struct PostgresBackendTests {
 
     @Test func aTableNameThatIsNotAPlainIdentifierIsRefused() throws {
         let configuration = try #require(TestServer.configuration)
-        // The commit log's table adds 8 characters, and PostgreSQL cuts names at 63.
-        _ = try PostgresBackend(configuration: configuration, suite: "s", table: String(repeating: "a", count: 55))
-        for table in ["", "Settings", "a;drop table x", "1abc", String(repeating: "a", count: 56)] {
+        // The commit log's index adds 13 characters, and PostgreSQL cuts names at 63.
+        _ = try PostgresBackend(configuration: configuration, suite: "s", table: String(repeating: "a", count: 50))
+        for table in ["", "Settings", "a;drop table x", "1abc", String(repeating: "a", count: 51)] {
             #expect(throws: DefaultsError.self, "\(table)") {
                 try PostgresBackend(configuration: configuration, suite: "s", table: table)
             }

@@ -3,6 +3,7 @@
 # temporary folder, run by a user who is not root (as root: nobody).
 #   eval "$(bash .ci/postgres.sh start)"   # exports PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE
 #   bash .ci/postgres.sh restart           # stops it at once, as a crash would, and starts it again
+#   bash .ci/postgres.sh outage SECONDS    # the same, with the server down for SECONDS
 #   bash .ci/postgres.sh stop              # stops it and removes its folder
 # The server's own programs come from the distribution's packages (apt-get install postgresql).
 set -euo pipefail
@@ -31,6 +32,7 @@ start)
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 30 \
         -o "-c listen_addresses=127.0.0.1 -p $port -k $folder" start >/dev/null
+    echo "$port" >"$folder/port"
     echo "export PGHOST=127.0.0.1 PGPORT=$port PGUSER=typeddefaults PGPASSWORD=$password PGDATABASE=postgres"
     echo "export TYPEDDEFAULTS_POSTGRES_FOLDER=$folder"
     ;;
@@ -39,13 +41,20 @@ restart)
     folder=${TYPEDDEFAULTS_POSTGRES_FOLDER:?start the server first}
     "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -m immediate -w -t 30 restart >/dev/null
     ;;
+outage)
+    folder=${TYPEDDEFAULTS_POSTGRES_FOLDER:?start the server first}
+    "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -m immediate -w -t 30 stop >/dev/null
+    sleep "${2:?how many seconds}"
+    "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 30 \
+        -o "-c listen_addresses=127.0.0.1 -p $(cat "$folder/port") -k $folder" start >/dev/null
+    ;;
 stop)
     folder=${TYPEDDEFAULTS_POSTGRES_FOLDER:?start the server first}
     "${as_server[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null || true
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: $0 start|restart|stop" >&2
+    echo "usage: $0 start|restart|outage SECONDS|stop" >&2
     exit 2
     ;;
 esac

@@ -42,6 +42,11 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// schedule that fails is retried by itself until one succeeds (reported once per run of
     /// failures).
     case writeFailed(path: String, underlying: any Error)
+    /// An atomic update of a key (``UserDefault/update(_:)``) could not be committed: the lock
+    /// was held past the wait, the file or backend could not be written, or the server stayed
+    /// unreachable. The update was not stored, and the value is as it was; other changes are
+    /// kept for the next flush.
+    case updateFailed(key: String, path: String, underlying: any Error)
     /// Two ``DefaultsKey``s with one name and different value types were used in one suite.
     case keyTypeConflict(key: String, types: [String])
     /// A migration step threw: nothing it would have changed was written, the suite stays at
@@ -52,7 +57,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
     public var key: String? {
         switch self {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
-            .encodingFailed(let key, _), .keyTypeConflict(let key, _):
+            .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _):
             key
         case .invalidSuiteName, .corruptFile, .unparsableFile, .readFailed, .writeFailed, .migrationFailed:
             nil
@@ -83,6 +88,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "key \"\(key)\" is declared with different value types: \(types.joined(separator: " and "))"
         case .writeFailed(let path, let underlying):
             "cannot write \(path): \(underlying); the changes are kept for the next flush"
+        case .updateFailed(let key, let path, let underlying):
+            "cannot update \"\(key)\" in \(path): \(underlying); the update was not stored, other changes are kept for the next flush"
         case .migrationFailed(let version, let step, let underlying):
             "migration step \(version) (\(step)) failed, nothing of it was written: \(underlying)"
         }

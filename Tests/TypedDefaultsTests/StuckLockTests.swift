@@ -41,6 +41,30 @@ import TypedDefaults
         #expect(try contents(of: suite)["key"] as? String == "kept")
     }
 
+    @Test func anUpdateGivesUpAfterFiveSecondsAndSaysItWasNotStored() throws {
+        let suite = try TestSuite()
+        let store = suite.store.durability(.immediate)
+        let counter = UserDefault(wrappedValue: 0, "counter", store: store)
+        counter.wrappedValue = 1
+        let holder = try stoppedHolder(of: suite)
+        defer { _ = holder.end(with: SIGKILL) }
+
+        let start = Date()
+        let (_, reports) = ReportedErrors.during { counter.update { $0 += 1 } }
+        #expect(Date().timeIntervalSince(start) >= 4.9)
+        guard case .updateFailed(let key, let path, _)? = reports.first, reports.count == 1 else {
+            Issue.record("expected one .updateFailed, got \(reports)")
+            return
+        }
+        #expect(key == "counter")
+        #expect(path == suite.plistURL.path)
+        #expect("\(reports[0])".contains("the update was not stored"))
+        #expect(counter.wrappedValue == 1)
+        _ = holder.end(with: SIGKILL)
+        counter.update { $0 += 1 }
+        #expect(try contents(of: suite)["counter"] as? Int == 2)
+    }
+
     @Test func returningFromMainIsNotHeldUp() async throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)

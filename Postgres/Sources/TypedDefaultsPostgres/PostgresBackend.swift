@@ -160,8 +160,14 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                 }
             } catch {
                 guard Self.isPassing(error), Date().addingTimeInterval(pause) < deadline else {
-                    guard attempt.outcomeUnknown else { throw error }
-                    throw .writeFailed(path: location, underlying: CommitUnconfirmed(error))
+                    if attempt.outcomeUnknown {
+                        throw .writeFailed(path: location, underlying: CommitUnconfirmed(error))
+                    }
+                    // Not connecting is a failed write here: the changes are kept.
+                    if case .readFailed(let path, let underlying) = error {
+                        throw .writeFailed(path: path, underlying: underlying)
+                    }
+                    throw error
                 }
                 Thread.sleep(forTimeInterval: pause)
                 pause = min(pause * 2, 1)
@@ -523,7 +529,7 @@ struct PostgresProblem: Error, CustomStringConvertible {
             isPassing = true
             return
         }
-        let message = error.serverInfo?[.message] ?? "\(error.code)"
+        let message = error.serverInfo?[.message] ?? error.underlying.map { "\(error.code) (\($0))" } ?? "\(error.code)"
         description = "PostgreSQL: \(message)"
         guard let state = error.serverInfo?[.sqlState] else {
             isServerError = false

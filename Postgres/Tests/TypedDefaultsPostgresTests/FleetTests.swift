@@ -97,15 +97,15 @@ struct FleetTests {
             && ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_FOLDER"] != nil,
         "restarts the server: run alone with TYPEDDEFAULTS_POSTGRES_RESTART=1"), .serialized)
 struct ServerRestartTests {
-    /// Restarts the server with `.ci/postgres.sh restart`; how long it took.
-    private func restartServer() async throws -> Duration {
+    /// Restarts the server with `.ci/postgres.sh restart` (or `outage SECONDS`); how long it took.
+    private func restartServer(_ command: String = "restart", _ options: String...) async throws -> Duration {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../.ci/postgres.sh").standardizedFileURL
         // waitpid, not Foundation's Process: the server the script starts keeps the pipe that
         // Process watches for the end of its child open, so it would never see pg_ctl end.
         let start = ContinuousClock.now
         var pid: pid_t = 0
-        let arguments = ["/bin/bash", script.path, "restart"]
+        let arguments = ["/bin/bash", script.path, command] + options
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         #expect(posix_spawn(&pid, "/bin/bash", nil, nil, &argv, environ) == 0)
@@ -140,5 +140,37 @@ struct ServerRestartTests {
         }
         #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(800), "restart took \(outage)")
         #expect(reports.isEmpty, "\(reports)")
+    }
+
+    @Test func anOutageLongerThanACommitWaitsKeepsWritesPendingReportsOnceAndCommitsThemAfter() async throws {
+        Reports.install()
+        let suite = "fleet.outage.\(UUID())"
+        let store = DefaultsStore(
+            backend: try TestServer.backend(suite: suite), durability: .coalesced(within: .milliseconds(10)))
+        let limit = DefaultsKey<Int>("limit", default: 0, store: store)
+        let counter = DefaultsKey<Int>("counter", default: 0, store: store)
+        store[limit] = 1
+        try store.flush()
+        let outage = Task { try await restartServer("outage", "8") }
+        try await Task.sleep(for: .milliseconds(1500))
+        for value in 2...20 {
+            store[limit] = value
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(store[limit] == 20)
+        // Longer than an update waits (5 s): reported, and nothing stored.
+        store.update(counter) { $0 += 1 }
+        _ = try await outage.value
+        let backend = try TestServer.backend(suite: suite)
+        let deadline = Date().addingTimeInterval(20)
+        while (try? backend.load())?["limit"] != .integer(20), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try backend.load() == ["limit": .integer(20)])
+        #expect(store[counter] == 0)
+        let reports = Reports.mentioning(suite)
+        #expect(reports.count == 2, "\(reports)")
+        #expect(reports.contains { $0.contains("the changes are kept") }, "\(reports)")
+        #expect(reports.contains { $0.contains("cannot update \"counter\"") }, "\(reports)")
     }
 }

@@ -289,7 +289,7 @@ import Foundation
         do {
             try lockFlushes(waitingAtMost: limit)
         } catch {
-            after.report(error)
+            after.report(Self.updateFailure(error, key: slot.key))
             return
         }
         defer { flushLock.unlock() }
@@ -315,7 +315,18 @@ import Foundation
         } catch {
             // Whatever nested updates and flushes joined stays pending too.
             restore(transaction?.changes ?? changes)
-            after.report(error)
+            after.report(Self.updateFailure(error, key: slot.key))
+        }
+    }
+
+    /// What an update that could not commit reports: that the update was not stored, where a
+    /// write failure would say the changes are kept.
+    private static func updateFailure(_ error: DefaultsError, key: String) -> DefaultsError {
+        switch error {
+        case .writeFailed(let path, let underlying), .readFailed(let path, let underlying):
+            .updateFailed(key: key, path: path, underlying: underlying)
+        default:
+            error
         }
     }
 

@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // postgres-nio's own TLS; named for the tests, which connect with it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -37,6 +39,7 @@ let package = Package(
             dependencies: [
                 "TypedDefaultsPostgres", "postgres-probe",
                 .product(name: "TypedDefaultsTestSupport", package: "TypedDefaults"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
     ],

@@ -15,7 +15,9 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
     private let listener: Int32
     private let lock = NSLock()
     private var armed = false
-    private(set) var cuts = 0
+    private var cuts = 0
+    /// Every byte the backend sent, as the network carried it.
+    private var sent = Data()
 
     init(to serverPort: UInt16) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -52,6 +54,9 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
 
     var cutCount: Int { lock.withLock { cuts } }
 
+    /// Whether the backend sent `text` where the network could read it.
+    func carried(_ text: String) -> Bool { lock.withLock { sent.range(of: Data(text.utf8)) != nil } }
+
     private static func loopback(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -82,9 +87,10 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
             // Client to server: a chunk holding COMMIT, when armed, is passed on and the
             // client's side cut before the answer can come back.
             Self.pump(from: client, to: server) { chunk in
-                guard let self, chunk.range(of: Data("COMMIT\0".utf8)) != nil else { return false }
+                guard let self else { return false }
                 return self.lock.withLock {
-                    guard self.armed else { return false }
+                    self.sent.append(chunk)
+                    guard self.armed, chunk.range(of: Data("COMMIT\0".utf8)) != nil else { return false }
                     self.armed = false
                     self.cuts += 1
                     return true

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 import Testing
 import TypedDefaults
@@ -103,6 +104,30 @@ struct PostgresBackendTests {
         }
         #expect(refused == 60)
         #expect(unreachable == 5)
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_CA"] != nil,
+            "the server has no TLS certificate: start it with .ci/postgres.sh"))
+    func overTLSNeitherQueriesNorValuesCrossTheNetworkReadable() throws {
+        let server = try #require(TestServer.configuration)
+        let authority = try #require(ProcessInfo.processInfo.environment["TYPEDDEFAULTS_POSTGRES_CA"])
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(authority))
+        for secure in [true, false] {
+            let relay = try CuttingRelay(to: UInt16(try #require(server.port)))
+            let configuration = PostgresConnection.Configuration(
+                host: "127.0.0.1", port: Int(relay.port), username: server.username, password: server.password,
+                database: server.database, tls: secure ? .require(try NIOSSLContext(configuration: tls)) : .disable)
+            let backend = try PostgresBackend(configuration: configuration, suite: "tls.\(UUID())")
+            _ = try backend.commit(["token": .string("value-on-the-wire")], before: Date().addingTimeInterval(5)) { _ in
+            }
+            #expect(try backend.load() == ["token": .string("value-on-the-wire")])
+            // Plain, the relay reads them: so, over TLS, it would have if they were there.
+            #expect(relay.carried("value-on-the-wire") == !secure)
+            #expect(relay.carried("SELECT key, value") == !secure)
+        }
     }
 
     @Test func aTableNameThatIsNotAPlainIdentifierIsRefused() throws {

@@ -30,12 +30,15 @@ import TypedDefaults
 /// pending, and the store retries the commit (see ``TypedDefaults/DefaultsStore``); a listener
 /// that loses its connection reconnects and reloads.
 public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
-    // @unchecked Sendable is sound: `connection` is only touched while holding `lock`, and
-    // `listening` only while holding `listenerLock`; everything else is immutable.
+    // @unchecked Sendable is sound: `connection` and `requestDeadline` are only touched while
+    // holding `lock`, and `listening` only while holding `listenerLock`; everything else is
+    // immutable.
 
     public let location: String
     /// The largest value stored, in bytes of its JSON form.
     public let maximumValueBytes: Int
+    /// How long a commit waits out a server that is restarting or cannot be reached.
+    public let outageWait: TimeInterval
     /// The longest suite name and key, in bytes of UTF-8: both are in the table's primary-key
     /// index, whose entries PostgreSQL limits to some 2,700 bytes.
     public static let maximumNameBytes = 1_000
@@ -46,6 +49,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var connection: PostgresConnection?
+    /// When the request under way must be answered by; only under `lock`.
+    private var requestDeadline: Date?
     private let listenerLock = NSLock()
     private var listening: (connection: PostgresConnection, handlers: [@Sendable () -> Void])?
     private static let nextConnectionID = LockedCounter()
@@ -58,6 +63,9 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///   - table: A plain identifier: lowercase letters, digits and underscores, starting with a
     ///     letter or underscore, 50 characters at most (the commit log's table and index are
     ///     named after it, and PostgreSQL cuts names at 63).
+    ///   - outageWait: How long a commit waits out a server that is restarting or cannot be
+    ///     reached, trying again, before it fails: an `update` then counts once instead of
+    ///     failing. A shorter deadline from the store (at exit, 2 s) is kept.
     ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
     ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
     ///     reported. Every commit reads the suite whole, so keep values small.
@@ -66,7 +74,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes``.
     public init(
         configuration: PostgresConnection.Configuration, suite: String, table: String = "typed_defaults",
-        maximumValueBytes: Int = 1 << 20,
+        outageWait: TimeInterval = 15, maximumValueBytes: Int = 1 << 20,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = PostgresBackend.quietLogger
     ) throws(DefaultsError) {
@@ -81,6 +89,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         configuration.options.connectTimeout = .seconds(5)
         self.configuration = configuration
         self.maximumValueBytes = maximumValueBytes
+        self.outageWait = outageWait
         self.suite = suite
         self.table = table
         self.eventLoopGroup = eventLoopGroup
@@ -143,7 +152,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     }
 
     /// Commits as ``TypedDefaults/DefaultsBackend`` says. A commit whose connection is lost, or
-    /// that a restarting server refuses, is tried again on a new connection until `deadline`,
+    /// that a restarting server refuses, is tried again on a new connection for ``outageWait``,
     /// running `edit` again on the freshest values. When the answer to `COMMIT` itself was lost,
     /// the next try first looks for the commit's id in the commit log (under the suite's lock, so
     /// after the old transaction ended) and stores nothing twice.
@@ -152,14 +161,18 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
         var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
+        // Locks are waited for until the store's deadline; an outage for `outageWait`, unless
+        // the store asked for less than the 5 s it gives a commit (at exit).
+        let retryDeadline =
+            deadline.timeIntervalSinceNow < 4.5 ? deadline : max(deadline, Date().addingTimeInterval(outageWait))
         var pause: TimeInterval = 0.05
         while true {
             do throws(DefaultsError) {
-                return try withConnection { connection throws(DefaultsError) in
+                return try withConnection(before: retryDeadline) { connection throws(DefaultsError) in
                     try commitOnce(changes, attempt: &attempt, deadline: deadline, edit: edit, on: connection)
                 }
             } catch {
-                guard Self.isPassing(error), Date().addingTimeInterval(pause) < deadline else {
+                guard Self.isPassing(error), Date().addingTimeInterval(pause) < retryDeadline else {
                     if attempt.outcomeUnknown {
                         throw .writeFailed(path: location, underlying: CommitUnconfirmed(error))
                     }
@@ -367,13 +380,25 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
 
     // MARK: Queries
 
+    /// How long the request about to be made may wait for its answer (under `lock`).
+    private var requestWait: TimeInterval {
+        guard let requestDeadline else { return Self.requestTimeout }
+        return min(Self.requestTimeout, max(1, requestDeadline.timeIntervalSinceNow))
+    }
+
     /// Runs `body` with the backend's connection, connecting (and creating the table) when
     /// there is none or it was lost; one caller at a time, so a transaction never interleaves.
+    /// Each request waits until `deadline` at most (at least 1 s, and never past
+    /// ``requestTimeout``): a request that hangs must not use up a commit's retries.
     private func withConnection<Result>(
-        _ body: (PostgresConnection) throws(DefaultsError) -> Result
+        before deadline: Date? = nil, _ body: (PostgresConnection) throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
         lock.lock()
-        defer { lock.unlock() }
+        requestDeadline = deadline
+        defer {
+            requestDeadline = nil
+            lock.unlock()
+        }
         let connection: PostgresConnection
         if let current = self.connection, !current.isClosed {
             connection = current
@@ -397,7 +422,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                 for: PostgresConnection.connect(
                     on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(),
                     logger: logger),
-                seconds: Self.requestTimeout)
+                seconds: requestWait)
         } catch {
             throw .readFailed(path: location, underlying: PostgresProblem(error))
         }
@@ -473,7 +498,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         -> PostgresQueryResult
     {
         do {
-            return try Self.wait(for: connection.query(query, logger: logger), seconds: Self.requestTimeout)
+            return try Self.wait(for: connection.query(query, logger: logger), seconds: requestWait)
         } catch let timeout as RequestTimeout {
             // A server that stopped answering: the connection is dropped, and the next call
             // connects again.

@@ -145,8 +145,10 @@ struct ServerRestartTests {
     @Test func anOutageLongerThanACommitWaitsKeepsWritesPendingReportsOnceAndCommitsThemAfter() async throws {
         Reports.install()
         let suite = "fleet.outage.\(UUID())"
-        let store = DefaultsStore(
-            backend: try TestServer.backend(suite: suite), durability: .coalesced(within: .milliseconds(10)))
+        // A backend that waits out 2 s of outage at most, so that the 8 s one outlasts it.
+        let backend = try PostgresBackend(
+            configuration: try #require(TestServer.configuration), suite: suite, outageWait: 2)
+        let store = DefaultsStore(backend: backend, durability: .coalesced(within: .milliseconds(10)))
         let limit = DefaultsKey<Int>("limit", default: 0, store: store)
         let counter = DefaultsKey<Int>("counter", default: 0, store: store)
         store[limit] = 1
@@ -158,15 +160,15 @@ struct ServerRestartTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(store[limit] == 20)
-        // Longer than an update waits (5 s): reported, and nothing stored.
+        // Longer than an update waits (5 s here): reported, and nothing stored.
         store.update(counter) { $0 += 1 }
         _ = try await outage.value
-        let backend = try TestServer.backend(suite: suite)
+        let other = try TestServer.backend(suite: suite)
         let deadline = Date().addingTimeInterval(20)
-        while (try? backend.load())?["limit"] != .integer(20), Date() < deadline {
+        while (try? other.load())?["limit"] != .integer(20), Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(try backend.load() == ["limit": .integer(20)])
+        #expect(try other.load() == ["limit": .integer(20)])
         #expect(store[counter] == 0)
         let reports = Reports.mentioning(suite)
         #expect(reports.count == 2, "\(reports)")

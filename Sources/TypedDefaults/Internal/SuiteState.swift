@@ -489,7 +489,13 @@ import Foundation
         do {
             try lockFlushes(waitingAtMost: PlistFile.Wait.lock)
         } catch {
-            after.report(error)
+            guard onlyIfChanged else {
+                after.report(error)
+                return
+            }
+            // Told of a change while a commit of this process waits out a stuck lock or an
+            // unreachable server: nothing was written, so no write failed; look again later.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { self.reload(onlyIfChanged: true) }
             return
         }
         defer { flushLock.unlock() }

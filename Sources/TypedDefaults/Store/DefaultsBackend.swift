@@ -49,7 +49,8 @@ public protocol DefaultsBackend: Sendable {
     /// commit that failed for a passing reason (a lost connection, a server restarting): only
     /// the run whose commit is stored counts, and the engine's edits are made for that. A retry
     /// must not store a commit twice (when the answer to a commit was lost, find out whether it
-    /// was stored before retrying it), and must end by `deadline`.
+    /// was stored before retrying it), and must end in a bound it documents (`deadline`, or a
+    /// longer wait for a server that is restarting).
     ///
     /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
     ///   when the values could not be stored or another writer held them past `deadline`.

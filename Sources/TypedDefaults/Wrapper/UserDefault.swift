@@ -204,9 +204,10 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// process. Stored data that cannot be read is reported and `body` starts from the default.
     /// Rules apply to the value `body` starts from and to the value it leaves. On a backend
     /// shared through a server (``DefaultsBackend``), an update whose connection is lost waits
-    /// for the server to come back, up to 5 s, and `body` runs again on the freshest value; a
-    /// longer outage reports ``DefaultsError/updateFailed(key:path:underlying:)`` and stores
-    /// nothing. So does a lock held past 5 s by a stopped process.
+    /// for the server to come back, as long as the backend says (PostgreSQL: 15 s), and `body`
+    /// runs again on the freshest value; a longer outage reports
+    /// ``DefaultsError/updateFailed(key:path:underlying:)`` and stores nothing. So does a lock
+    /// held past 5 s by a stopped process.
     public func update(_ body: (inout Value) -> Void) {
         keyBinding.update(in: store.state, body)
     }

@@ -221,7 +221,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             var changed = false
             for (key, value) in values where stored[key] != value {
                 let json = value.json()
-                try checkSize(key: key, json: json)
+                try checkKey(key)
+                try checkValue(json, forKey: key)
                 try run(upsert(key: key, value: json), on: connection)
                 changed = true
             }
@@ -265,10 +266,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// Refuses a key longer than ``maximumNameBytes`` and a value larger than
     /// ``maximumValueBytes``, as it is written.
     public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+        try checkKey(key)
         // Only a value that might be too large is encoded to be measured: a write of a small one
         // stays cheap.
-        let json = Self.jsonBytesAtMost(value) <= maximumValueBytes ? "" : value.json()
-        try checkSize(key: key, json: json)
+        if Self.jsonBytesAtMost(value) > maximumValueBytes { try checkValue(value.json(), forKey: key) }
     }
 
     /// More bytes than the JSON form of `value` takes: each byte of text escaped as `\u0000`,
@@ -284,17 +285,22 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         }
     }
 
-    private func checkSize(key: String, json: String) throws(DefaultsError) {
-        let shownKey = key.count > 60 ? String(key.prefix(60)) + "…" : key
-        if key.utf8.count > Self.maximumNameBytes {
-            throw .encodingFailed(
-                key: shownKey,
-                underlying: TooLarge(what: "key", bytes: key.utf8.count, limit: Self.maximumNameBytes))
-        }
-        if json.utf8.count > maximumValueBytes {
-            throw .encodingFailed(
-                key: shownKey, underlying: TooLarge(what: "value", bytes: json.utf8.count, limit: maximumValueBytes))
-        }
+    private func checkKey(_ key: String) throws(DefaultsError) {
+        guard key.utf8.count > Self.maximumNameBytes else { return }
+        throw .encodingFailed(
+            key: Self.shown(key), underlying: TooLarge(what: "key", bytes: key.utf8.count, limit: Self.maximumNameBytes)
+        )
+    }
+
+    private func checkValue(_ json: String, forKey key: String) throws(DefaultsError) {
+        guard json.utf8.count > maximumValueBytes else { return }
+        throw .encodingFailed(
+            key: Self.shown(key), underlying: TooLarge(what: "value", bytes: json.utf8.count, limit: maximumValueBytes))
+    }
+
+    /// A key as an error names it: its first 60 characters.
+    private static func shown(_ key: String) -> String {
+        key.count > 60 ? String(key.prefix(60)) + "…" : key
     }
 
     /// Whether a failure may pass by itself: the connection was lost or timed out, or the server

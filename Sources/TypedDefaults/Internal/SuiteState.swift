@@ -31,6 +31,8 @@ import Foundation
     @usableFromInline let serial: UInt64
     /// Whether the state lives as long as the process: every suite but an in-memory store.
     let isPermanent: Bool
+    /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
+    private let refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
     private let flushLock = NSLock()
     @exclusivity(unchecked) private var slots: [String: KeySlot] = [:]
@@ -68,6 +70,7 @@ import Foundation
 
     init(backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true) {
         self.backend = backend
+        refusal = backend.refusal
         self.isPermanent = isPermanent
         self.fileURL = fileURL
         location = fileURL?.path ?? label
@@ -214,8 +217,8 @@ import Foundation
     /// the change to become durable as `durability` says.
     func write(_ object: PropertyList?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
         // A value the backend could never store is not written: its commit would fail for ever.
-        if let object, let refusal = backend.refusal(of: object, forKey: slot.key) {
-            DefaultsError.report(refusal)
+        if let refusal, let object, let problem = refusal(object, slot.key) {
+            DefaultsError.report(problem)
             return
         }
         var after = AfterUnlock()
@@ -432,10 +435,7 @@ import Foundation
 
     /// The update this thread is running on this suite, if any.
     private func joinableTransaction() -> Transaction? {
-        lock.withLock {
-            guard let transaction, pthread_equal(transaction.thread, pthread_self()) != 0 else { return nil }
-            return transaction
-        }
+        lock.withLock { transactionOnThisThread }
     }
 
     /// Registers `deliver` for changes of `keys` (`nil`: every key). With `initial`, each key's
@@ -573,6 +573,12 @@ import Foundation
         }
     }
 
+    /// ``joinableTransaction()``, for callers that hold `lock`.
+    private var transactionOnThisThread: Transaction? {
+        guard let transaction, pthread_equal(transaction.thread, pthread_self()) != 0 else { return nil }
+        return transaction
+    }
+
     private func markPending(_ slot: KeySlot) {
         slot.isPending = true
         guard !slot.isListedPending else { return }
@@ -610,9 +616,7 @@ import Foundation
         if hasLoaded { return true }
         // Inside a commit on this thread (a read or write in an update's body): the contents it
         // read are the freshest, and loading would wait for the backend, which the commit holds.
-        if let transaction, pthread_equal(transaction.thread, pthread_self()) != 0,
-            let whole = transaction.edit.wholeBase
-        {
+        if let whole = transactionOnThisThread?.edit.wholeBase {
             stored = whole
             hasLoaded = true
             return true

@@ -44,12 +44,14 @@ struct ExternalBackend: StoreBackend {
         return SuiteContents(values: contents.mapValues(Self.object))
     }
 
-    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError? {
-        do {
-            try backend.check(try Self.value(object, key: key), forKey: key)
-            return nil
-        } catch {
-            return error
+    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? {
+        { [backend] object, key in
+            do throws(DefaultsError) {
+                try backend.check(try Self.value(object, key: key), forKey: key)
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 

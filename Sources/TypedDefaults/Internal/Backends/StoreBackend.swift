@@ -35,8 +35,9 @@ protocol StoreBackend: Sendable {
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
-    /// Why `object` can never be stored under `key`, or `nil`: checked before a write is made.
-    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError?
+    /// Says why an object can never be stored under a key, or `nil`: checked before a write is
+    /// made. `nil` for a backend that stores everything, so that a write asks nothing.
+    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? { get }
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
     func register(_ defaults: [String: PropertyList])
@@ -119,7 +120,7 @@ extension StoreBackend {
     func object(forKey key: String) -> PropertyList? { nil }
     func storedKeys() -> [String] { [] }
     func writeThrough(key: String, object: PropertyList?) {}
-    func refusal(of object: PropertyList, forKey key: String) -> DefaultsError? { nil }
+    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? { nil }
     var commitsOnSchedule: Bool { true }
     func register(_ defaults: [String: PropertyList]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? { nil }

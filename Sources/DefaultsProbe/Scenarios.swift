@@ -111,6 +111,13 @@ enum Scenario {
                 rounds += 1
             }
             say("rounds \(rounds)")
+        case ("plainSet", _):
+            // Another program writing one value with plain UserDefaults: KEY JSON.
+            guard arguments.count == 2 else { return false }
+            let value = try DefaultsStoredValue(json: arguments[1])
+            let plain = try UserDefaults.suite(named: suite)
+            plain.set(value.propertyListObject, forKey: arguments[0])
+            plain.synchronize()
         case ("homeFolder", _):
             // Where this process's suite lives, written by the store and by plain UserDefaults.
             UserDefault(wrappedValue: 0, "typed", store: store).wrappedValue = 1

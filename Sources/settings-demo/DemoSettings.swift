@@ -35,7 +35,9 @@ struct DemoSettings: SettingsCatalog {
     init(store: DefaultsStore) {
         _launchCount = Setting(.launchCount, title: "Launches", info: "How many times the demo ran", store: store)
         _userName = Setting(.userName, title: "Name", store: store)
-        _theme = Setting(.theme, title: "Theme", info: "light, dark or system", store: store)
+        // An enum's cases are the setting's options: `--next-theme` steps through them, the
+        // listing names them, and the tool refuses a theme that is none of them.
+        _theme = Setting(.theme, title: "Theme", store: store)
         _volume = Setting(
             .volume, title: "Volume", range: 0...1, step: 0.1, format: { "\(Int(($0 * 100).rounded()))%" },
             store: store)
@@ -60,7 +62,11 @@ struct DemoSettings: SettingsCatalog {
         catalog.map { setting in
             let source = setting.hasStoredValue ? "stored" : "default"
             var line = "\(setting.key) = \(setting.formattedValue) (\(source)) · \(setting.title)"
-            if case .number(let min, let max, _) = setting.kind { line += ", \(min) to \(max)" }
+            switch setting.kind {
+            case .number(let min, let max, _): line += ", \(min) to \(max)"
+            case .choice(let options): line += ", one of \(options.map(\.title).joined(separator: ", "))"
+            case .flag, .value: break
+            }
             if !setting.info.isEmpty { line += ": \(setting.info)" }
             return (setting.key, line)
         }

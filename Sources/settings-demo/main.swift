@@ -1,18 +1,19 @@
 import Foundation
 import TypedDefaults
 
-// swift run settings-demo [--name NAME] [--theme light|dark|system] [--louder] [--quieter] [--open PATH]
-//                          [--toggle-sidebar] [--reset]
+// swift run settings-demo [--name NAME] [--theme light|dark|system] [--next-theme] [--louder] [--quieter]
+//                          [--open PATH] [--toggle-sidebar] [--reset]
 // swift run settings-demo --watch
 //
 // Each run counts a launch and prints every setting; run it again to see them persisted.
 // With --watch it keeps running and prints each change as it happens, made by any process.
 
 let usage = """
-    usage: settings-demo [--name NAME] [--theme light|dark|system] [--louder] [--quieter] [--open PATH]
-                         [--toggle-sidebar] [--reset] [--watch]
+    usage: settings-demo [--name NAME] [--theme light|dark|system] [--next-theme] [--louder] [--quieter]
+                         [--open PATH] [--toggle-sidebar] [--reset] [--watch]
       --name NAME       set the user name (an empty NAME clears it)
       --theme THEME     set the theme
+      --next-theme      switch to the next theme (after the last, the first)
       --louder          turn the volume up a step (10%)
       --quieter         turn the volume down a step
       --open PATH       add PATH to the recent files (five at most)
@@ -60,9 +61,11 @@ while let option = arguments.popFirst() {
         settings.userName = name.isEmpty ? nil : name
     case "--theme":
         guard let value = arguments.popFirst(), let theme = Theme(rawValue: value) else {
-            exitWithUsage("--theme needs one of \(Theme.allCases.map(\.rawValue).joined(separator: ", "))")
+            exitWithUsage("--theme needs one of \(settings.$theme.options.map(\.rawValue).joined(separator: ", "))")
         }
         settings.theme = theme
+    case "--next-theme":
+        settings.$theme.increase(wrapping: true)
     case "--louder":
         settings.$volume.increase()
     case "--quieter":

@@ -90,4 +90,44 @@ final class DerivedSettings: BaseSettings {
         #expect(reported.map(\.key) == ["catalog.theme"])
         #expect(try suite.fileBytes() == before)
     }
+
+    @Test func settingsWithOptionsListThemAsAChoice() {
+        enum Size: String, CaseIterable, DefaultsValueConvertible { case small, medium, large }
+        struct Screen: SettingsCatalog {
+            @Setting var size: Size
+            @Setting var quality: Int
+            @Setting var name: String
+        }
+        let store = DefaultsStore.inMemory()
+        let screen = Screen(
+            size: Setting(
+                wrappedValue: .medium, "catalog.size", title: "Size", format: { $0.rawValue.capitalized },
+                store: store),
+            quality: Setting(
+                wrappedValue: 720, "catalog.quality", title: "Quality", options: [240, 480, 720, 1080],
+                format: { "\($0)p" }, store: store),
+            name: Setting(wrappedValue: "Ada", "catalog.name", title: "Name", store: store))
+        screen.$size.increase()
+        let catalog = screen.catalog
+        #expect(
+            catalog[0]
+                == SettingDescription(
+                    key: "catalog.size", type: "Size", title: "Size", info: "", formattedDefaultValue: "Medium",
+                    formattedValue: "Large", hasStoredValue: true,
+                    kind: .choice(options: [
+                        .init(value: .string("small"), title: "Small", isSelected: false),
+                        .init(value: .string("medium"), title: "Medium", isSelected: false),
+                        .init(value: .string("large"), title: "Large", isSelected: true),
+                    ])))
+        #expect(
+            catalog[1].kind
+                == .choice(options: [
+                    .init(value: .integer(240), title: "240p", isSelected: false),
+                    .init(value: .integer(480), title: "480p", isSelected: false),
+                    .init(value: .integer(720), title: "720p", isSelected: true),
+                    .init(value: .integer(1080), title: "1080p", isSelected: false),
+                ]))
+        #expect(catalog[1].formattedDefaultValue == "720p")
+        #expect(catalog[2].kind == .value, "a setting free to hold any value is no choice")
+    }
 }

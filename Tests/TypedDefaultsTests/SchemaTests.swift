@@ -43,6 +43,7 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         @Setting var small: UInt8
         @Setting var color: SchemaColor
         @Setting var sidebar: Bool
+        @Setting var quality: Int
 
         init(store: DefaultsStore) {
             self.store = store
@@ -59,6 +60,9 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
             _small = Setting(wrappedValue: 7, "small", title: "Small", store: store)
             _color = Setting(wrappedValue: SchemaColor(hue: 0.5), "color", title: "Color", store: store)
             _sidebar = Setting(wrappedValue: true, "sidebar", title: "Sidebar", store: store)
+            _quality = Setting(
+                wrappedValue: 720, "quality", title: "Quality", options: [240, 480, 720, 1080], format: { "\($0)p" },
+                store: store)
         }
     }
 
@@ -75,7 +79,7 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(
             schema.keys.map(\.name) == [
                 "fontSize", "volume", "theme", "profile", "nickname", "homepage", "tags", "small", "color", "sidebar",
-                "launchCount", "deadline",
+                "quality", "launchCount", "deadline",
             ])
         let fontSize = try #require(schema["fontSize"])
         #expect(fontSize.title == "Font size")
@@ -88,6 +92,17 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(schema["volume"]?.valueType == .real)
         #expect(schema["theme"]?.valueType == .string)
         #expect(schema["theme"]?.defaultValue == .string("system"))
+        #expect(
+            schema["theme"]?.options == [
+                .init(value: .string("system"), title: "system"), .init(value: .string("light"), title: "light"),
+                .init(value: .string("dark"), title: "dark"),
+            ], "an enum's cases, in declaration order")
+        #expect(schema["theme"]?.range == nil)
+        #expect(
+            schema["quality"]?.options?.map(\.value) == [.integer(240), .integer(480), .integer(720), .integer(1080)])
+        #expect(schema["quality"]?.options?.map(\.title) == ["240p", "480p", "720p", "1080p"])
+        #expect(schema["quality"]?.range == nil)
+        #expect(schema["fontSize"]?.options == nil)
         #expect(schema["profile"]?.valueType == .json)
         #expect(schema["profile"]?.defaultValue == .string(#"{"name":"Ada"}"#))
         #expect(schema["nickname"]?.valueType == .optional(.string))
@@ -170,6 +185,18 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         let date = try NSKeyedArchiver.archivedData(withRootObject: NSDate(), requiringSecureCoding: true)
         #expect(problem("color", .data(date)) == "the archive holds NSDate, not TypedDefaultsTests.SchemaColor")
         #expect(problem("color", .data(Data([1, 2]))) == "the data is not a keyed archive")
+        #expect(problem("theme", .string("dark")) == nil)
+        #expect(
+            problem("theme", .string("purple")) == #""purple" is not one of the options: "system", "light", "dark""#)
+        #expect(problem("quality", .integer(1080)) == nil)
+        #expect(problem("quality", .real(720))?.contains("expected integer") == true, "the type is checked first")
+        #expect(problem("quality", .integer(700)) == "700 is not one of the options: 240, 480, 720, 1080")
+        #expect(problem("quality", .string("720"))?.contains("expected integer") == true)
+        let gain = DefaultsSchema.Key(
+            name: "gain", swiftType: "Double", valueType: .real, defaultValue: .real(1), formattedDefaultValue: "1",
+            options: [.init(value: .real(0.5), title: "half"), .init(value: .real(1), title: "full")])
+        #expect(gain.problem(with: .integer(1)) == nil, "an integer read as a float is the option of equal value")
+        #expect(gain.problem(with: .integer(2)) == "2 is not one of the options: 0.5, 1.0")
     }
 
     @Test func aSchemaFileThatCannotBeReadIsAnErrorNeverACrash() throws {
@@ -184,6 +211,9 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a"}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "quaternion"}}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": "x", "highest": 1}}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": 1}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"value": 1}]}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"title": 1, "value": 1}]}]}"#,
         ]
         for text in bad {
             try Data(text.utf8).write(to: file)

@@ -94,13 +94,9 @@ extension DefaultsSchema.Key {
     /// The entry of a value of type `Value` stored under `name`.
     init<Value: DefaultsValueConvertible>(
         name: String, type: Value.Type, defaultValue: Value?, formattedDefaultValue: String, title: String,
-        info: String, range: (min: Value, max: Value, step: Value)?
+        info: String, range: (min: Value, max: Value, step: Value)?, options: [(value: Value, title: String)]? = nil
     ) {
-        func stored(_ value: Value) -> DefaultsStoredValue? {
-            (try? Conversion.encode(value, key: name).get()).flatMap {
-                DefaultsStoredValue(propertyListObject: $0.object)
-            }
-        }
+        func stored(_ value: Value) -> DefaultsStoredValue? { DefaultsStoredValue(storing: value, key: name) }
         let storedDefault = defaultValue.flatMap(stored)
         let valueType = SchemaValueType.of(Value.self, sample: storedDefault)
         // An archive's bytes differ each time it is made: listed, it would change the file at
@@ -115,6 +111,12 @@ extension DefaultsSchema.Key {
                     return nil
                 }
                 return DefaultsSchema.Range(min: min, max: max, step: step)
+            },
+            // An option that cannot be stored cannot be written either: it is left out.
+            options: options.map { options in
+                options.compactMap { option in
+                    stored(option.value).map { DefaultsSchema.Option(value: $0, title: option.title) }
+                }
             })
     }
 }
@@ -141,7 +143,8 @@ extension Setting {
         let key = DefaultsSchema.Key(
             name: self.key, type: Value.self, defaultValue: fixedDefault,
             formattedDefaultValue: fixedDefault.map(formatted) ?? "", title: title, info: info,
-            range: stepping.map { ($0.min, $0.max, $0.step) })
+            range: stepping.map { ($0.min, $0.max, $0.step) },
+            options: declaredOptions.map { $0.values.map { ($0, formatted($0)) } })
         return (key, property.store)
     }
 }

@@ -55,10 +55,14 @@ extension DefaultsSchema {
         public var formattedDefaultValue: String
         /// The bounds and step of a number declared with them.
         public var range: Range?
+        /// The values a setting with options takes (an enum's cases, or a declared list), in
+        /// its order; `nil` for a key that takes any value of its type.
+        public var options: [Option]?
 
         public init(
             name: String, swiftType: String, valueType: ValueType, title: String = "", info: String = "",
-            defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil
+            defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil,
+            options: [Option]? = nil
         ) {
             self.name = name
             self.swiftType = swiftType
@@ -68,10 +72,11 @@ extension DefaultsSchema {
             self.defaultValue = defaultValue
             self.formattedDefaultValue = formattedDefaultValue
             self.range = range
+            self.options = options
         }
 
         /// Why `value` is not one the program accepts for the key, or `nil` when it is: of
-        /// the stored type, and within the range.
+        /// the stored type, within the range, and one of the options.
         ///
         /// ```swift
         /// if let problem = key.problem(with: .integer(100)) { print(problem) }
@@ -82,6 +87,10 @@ extension DefaultsSchema {
         /// program can tell whether it decodes.
         public func problem(with value: DefaultsStoredValue) -> String? {
             if let problem = valueType.problem(with: value) { return problem }
+            if let options, !options.contains(where: { $0.value.isSameValue(as: value) }) {
+                let listed = options.map { $0.value.json() }.joined(separator: ", ")
+                return "\(value.json()) is not one of the options: \(listed)"
+            }
             guard let range else { return nil }
             if case .real(let number) = value, number.isNaN {
                 return "nan is outside the range \(range.min.json()) to \(range.max.json())"
@@ -106,6 +115,17 @@ extension DefaultsSchema {
             self.min = min
             self.max = max
             self.step = step
+        }
+    }
+
+    /// One option of a setting with options: the value as stored, and as the program formats it.
+    public struct Option: Sendable, Hashable {
+        public var value: DefaultsStoredValue
+        public var title: String
+
+        public init(value: DefaultsStoredValue, title: String) {
+            self.value = value
+            self.title = title
         }
     }
 
@@ -213,6 +233,12 @@ extension DefaultsSchema {
 }
 
 extension DefaultsStoredValue {
+    /// Whether two stored values are the same value: equal, or numbers of equal value however
+    /// stored (`720` and `720.0`).
+    func isSameValue(as other: Self) -> Bool {
+        self == other || Self.compareNumbers(self, other) == 0
+    }
+
     /// The order of two numbers (negative, zero, positive), exact for every integer; `nil` when
     /// either is not a number, or is NaN.
     static func compareNumbers(_ first: Self, _ second: Self) -> Int? {

@@ -13,12 +13,18 @@ import Foundation
 ///             "valueType": {"kind": "integer", "lowest": -9223372036854775808, "highest": 9223372036854775807},
 ///             "default": 12, "formattedDefault": "12",
 ///             "range": {"min": 8, "max": 72, "step": 2}
+///         },
+///         {
+///             "name": "theme", "swiftType": "Theme", "title": "Theme", "info": "",
+///             "valueType": {"kind": "string"}, "default": "system", "formattedDefault": "System",
+///             "options": [{"value": "light", "title": "Light"}, {"value": "dark", "title": "Dark"},
+///                         {"value": "system", "title": "System"}]
 ///         }
 ///     ]
 /// }
 /// ```
 ///
-/// Values (`default`, `range`) are in ``DefaultsStoredValue``'s JSON form. A reader ignores
+/// Values (`default`, `range`, `options`) are in ``DefaultsStoredValue``'s JSON form. A reader ignores
 /// members it does not know, so later versions may add some; it refuses a `version` it does not
 /// read.
 enum SchemaFile {
@@ -91,6 +97,16 @@ enum SchemaFile {
                         .init("step", range.step.jsonValue),
                     ])))
         }
+        if let options = key.options {
+            members.append(
+                .init(
+                    "options",
+                    .array(
+                        options.map {
+                            .object([.init("value", $0.value.jsonValue), .init("title", .string($0.title))])
+                        }
+                    )))
+        }
         return .object(members)
     }
 
@@ -138,12 +154,21 @@ enum SchemaFile {
             return DefaultsSchema.Range(
                 min: try range.value("min"), max: try range.value("max"), step: try range.value("step"))
         }
+        let options = try object.optional("options").map { json -> [DefaultsSchema.Option] in
+            guard case .array(let entries) = json else {
+                throw Problem(description: "\(object.path).options is not an array")
+            }
+            return try entries.enumerated().map { index, entry in
+                let option = try Object(entry, "\(object.path).options[\(index)]")
+                return DefaultsSchema.Option(value: try option.value("value"), title: try option.string("title"))
+            }
+        }
         return DefaultsSchema.Key(
             name: try object.string("name"), swiftType: try object.string("swiftType"),
             valueType: try valueType(from: try Object(try object.member("valueType"), "\(object.path).valueType")),
             title: try object.string("title"), info: try object.string("info"),
             defaultValue: try object.optional("default").map { try DefaultsStoredValue($0) },
-            formattedDefaultValue: try object.string("formattedDefault"), range: range)
+            formattedDefaultValue: try object.string("formattedDefault"), range: range, options: options)
     }
 
     private static func valueType(from object: Object) throws -> DefaultsSchema.ValueType {

@@ -13,8 +13,8 @@
 /// @Setting("volume", title: "Volume", range: 0...1, step: 0.1) var volume = 0.5
 /// ```
 ///
-/// Its requirements are the library's plumbing for ``Setting/increase()`` and
-/// ``Setting/decrease()``, so they begin with an underscore, which keeps them out of code
+/// Its requirements are the library's plumbing for ``Setting/increase(wrapping:)`` and
+/// ``Setting/decrease(wrapping:)``, so they begin with an underscore, which keeps them out of code
 /// completion.
 public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric, Sendable {
     /// All the values of the type, the bounds of a numeric setting declared without any.
@@ -24,6 +24,10 @@ public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric
     /// lower bound of `range`, kept within `range`. A negative step counts as its magnitude; a
     /// zero step goes straight to the bound.
     static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
+
+    /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
+    /// as to `upper`: how a number declared with options finds the nearest one.
+    static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool
 }
 
 extension DefaultsSteppable where Self: FixedWidthInteger {
@@ -45,6 +49,11 @@ extension DefaultsSteppable where Self: FixedWidthInteger {
         }
         if remainder != 0 { return lower &+ Self(truncatingIfNeeded: below) }
         return below == 0 ? lower : lower &+ Self(truncatingIfNeeded: below - stride)
+    }
+
+    public static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
+        // Distances as magnitudes: exact even between Int.min and Int.max.
+        Magnitude(truncatingIfNeeded: value &- lower) <= Magnitude(truncatingIfNeeded: upper &- value)
     }
 }
 
@@ -68,6 +77,10 @@ extension DefaultsSteppable where Self: BinaryFloatingPoint & LosslessStringConv
         let target = origin + (upward ? index + 1 : index - 1) * stride
         let decimal = target.roundedToDecimals(Swift.max(step.decimalPlaces, origin.decimalPlaces))
         return Swift.min(Swift.max(decimal, lower), upper)
+    }
+
+    public static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
+        value - lower <= upper - value
     }
 
     /// How many decimals the shortest description of the number has: 1 for 0.1, 5 for 1e-05.

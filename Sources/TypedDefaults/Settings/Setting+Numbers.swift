@@ -34,37 +34,39 @@ extension Setting where Value: DefaultsSteppable {
             info: info, format: format, stepping: Stepping(min: range.lowerBound, max: range.upperBound, step: step))
     }
 
-    /// The lowest value: the lower bound of the range, or the type's lowest value.
-    public var min: Value { stepping?.min ?? Value._steppingRange.lowerBound }
+    /// The lowest value: the first option of a number declared with options, the lower bound
+    /// of the range, or the type's lowest value.
+    public var min: Value { declaredOptions?.values.first ?? stepping?.min ?? Value._steppingRange.lowerBound }
 
-    /// The highest value: the upper bound of the range, or the type's highest value.
-    public var max: Value { stepping?.max ?? Value._steppingRange.upperBound }
+    /// The highest value: the last option of a number declared with options, the upper bound
+    /// of the range, or the type's highest value.
+    public var max: Value { declaredOptions?.values.last ?? stepping?.max ?? Value._steppingRange.upperBound }
 
-    /// How far ``increase()`` and ``decrease()`` move; 1 unless declared otherwise.
+    /// How far ``increase(wrapping:)`` and ``decrease(wrapping:)`` move; 1 unless declared
+    /// otherwise. A number declared with options moves from option to option instead.
     public var step: Value { stepping?.step ?? 1 }
+}
 
-    /// Whether the value is at its lowest, so ``decrease()`` would not change it.
-    public var isAtMin: Bool { wrappedValue <= min }
+/// A setting whose value is a number: what ``Setting/increase(wrapping:)`` and its kin call when
+/// the value type is only known to be `Equatable`.
+protocol NumberSetting {
+    var isNumberAtMin: Bool { get }
+    var isNumberAtMax: Bool { get }
+    func stepNumber(upward: Bool, wrapping: Bool)
+}
 
-    /// Whether the value is at its highest, so ``increase()`` would not change it.
-    public var isAtMax: Bool { wrappedValue >= max }
+extension Setting: NumberSetting where Value: DefaultsSteppable {
+    var isNumberAtMin: Bool { wrappedValue <= min }
+    var isNumberAtMax: Bool { wrappedValue >= max }
 
-    /// Moves the value one step up, or to ``max`` when a step would pass it, atomically.
-    ///
-    /// ```swift
-    /// settings.$volume.increase()    // 0.5 → 0.6
-    /// ```
-    public func increase() {
-        move(upward: true)
-    }
-
-    /// Moves the value one step down, or to ``min`` when a step would pass it, atomically.
-    public func decrease() {
-        move(upward: false)
-    }
-
-    private func move(upward: Bool) {
+    func stepNumber(upward: Bool, wrapping: Bool) {
         let (step, range) = (step, min...max)
-        property.update { $0 = Value._stepped($0, by: step, upward: upward, within: range) }
+        property.update { value in
+            if wrapping && value == (upward ? range.upperBound : range.lowerBound) {
+                value = upward ? range.lowerBound : range.upperBound
+            } else {
+                value = Value._stepped(value, by: step, upward: upward, within: range)
+            }
+        }
     }
 }

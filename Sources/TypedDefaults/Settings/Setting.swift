@@ -1,5 +1,6 @@
 /// A stored value with what a settings screen shows about it: a title, an info text and a
-/// formatter. Numbers can carry bounds and a step, flags can be toggled.
+/// formatter. Numbers can carry bounds and a step, flags can be toggled, and an enum's cases
+/// (or any list of values) are options to step through or pick from.
 ///
 /// ```swift
 /// struct PlayerSettings: SettingsCatalog {
@@ -29,13 +30,16 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         let step: Value
     }
 
+    /// A setting with `options` declared, or, for a `CaseIterable & Equatable` value, every
+    /// case; `stepping` for a number declared with bounds.
     init(
         property: UserDefault<Value>, title: String?, info: String, format: (@Sendable (Value) -> String)?,
-        stepping: Stepping?
+        stepping: Stepping? = nil, options: Options? = nil
     ) {
         details = SettingDetails(
             property: property, title: title ?? property.key, info: info,
-            format: format ?? { ValueDescription.describe($0) }, stepping: stepping)
+            format: format ?? { ValueDescription.describe($0) }, stepping: stepping,
+            options: options ?? Options.everyCase(of: Value.self))
     }
 
     /// The stored property behind the setting.
@@ -46,6 +50,8 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     public var info: String { details.info }
     /// The bounds and step of a number, when it was declared with them.
     var stepping: Stepping? { details.stepping }
+    /// The values the setting steps through, when it has options.
+    var declaredOptions: Options? { details.options }
 
     /// A setting for a typed key, with the key's default, rules and callbacks.
     ///
@@ -59,7 +65,7 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "",
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
     ) {
-        self.init(property: UserDefault(key, store: store), title: title, info: info, format: format, stepping: nil)
+        self.init(property: UserDefault(key, store: store), title: title, info: info, format: format)
     }
 
     /// A setting stored under `key`, with a default value.
@@ -73,7 +79,7 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     ) {
         self.init(
             property: UserDefault(wrappedValue: defaultValue, key, store: store), title: title, info: info,
-            format: format, stepping: nil)
+            format: format)
     }
 
     /// An optional setting stored under `key`, whose default is `nil`.
@@ -176,15 +182,17 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     let info: String
     let format: @Sendable (Value) -> String
     let stepping: Setting<Value>.Stepping?
+    let options: Setting<Value>.Options?
 
     init(
         property: UserDefault<Value>, title: String, info: String, format: @escaping @Sendable (Value) -> String,
-        stepping: Setting<Value>.Stepping?
+        stepping: Setting<Value>.Stepping?, options: Setting<Value>.Options?
     ) {
         self.property = property
         self.title = title
         self.info = info
         self.format = format
         self.stepping = stepping
+        self.options = options
     }
 }

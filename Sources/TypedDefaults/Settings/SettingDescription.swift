@@ -15,8 +15,35 @@ public struct SettingDescription: Sendable, Hashable {
         /// A number declared with bounds and a step: a stepper or a slider. The bounds are
         /// formatted as the value is.
         case number(min: String, max: String, step: String)
+        /// A setting with options (an enum's cases, or a declared list): a picker, or a stepper
+        /// through them. The options are in the order the setting steps through them.
+        case choice(options: [Option])
         /// Anything else.
         case value
+    }
+
+    /// One option of a ``Kind/choice(options:)`` setting.
+    ///
+    /// ```swift
+    /// if case .choice(let options) = setting.kind {
+    ///     for option in options { print(option.isSelected ? "●" : "○", option.title) }
+    /// }
+    /// ```
+    public struct Option: Sendable, Hashable {
+        /// The option as the suite stores it, so that a screen or tool that picks it can write
+        /// it (``DefaultsStore/editStoredValues(_:)``); `nil` for a value that cannot be
+        /// stored as a property list value. Two options with equal titles differ here.
+        public let value: DefaultsStoredValue?
+        /// The option, formatted as the setting formats its value.
+        public let title: String
+        /// Whether the setting's value is this option now.
+        public let isSelected: Bool
+
+        public init(value: DefaultsStoredValue?, title: String, isSelected: Bool) {
+            self.value = value
+            self.title = title
+            self.isSelected = isSelected
+        }
     }
 
     /// The key the value is stored under.

@@ -46,8 +46,17 @@ protocol DescribableSetting {
 
 extension Setting: DescribableSetting {
     var settingDescription: SettingDescription {
+        let value = wrappedValue
         let kind: SettingDescription.Kind
-        if Value.self == Bool.self {
+        if let options = declaredOptions {
+            let selected = options.position(value)
+            kind = .choice(
+                options: options.values.enumerated().map { index, option in
+                    SettingDescription.Option(
+                        value: DefaultsStoredValue(storing: option, key: key), title: formatted(option),
+                        isSelected: index == selected)
+                })
+        } else if Value.self == Bool.self {
             kind = .flag
         } else if let stepping {
             kind = .number(min: formatted(stepping.min), max: formatted(stepping.max), step: "\(stepping.step)")
@@ -56,7 +65,7 @@ extension Setting: DescribableSetting {
         }
         return SettingDescription(
             key: key, type: String(describing: Value.self), title: title, info: info,
-            formattedDefaultValue: formatted(defaultValue), formattedValue: formattedValue,
+            formattedDefaultValue: formatted(defaultValue), formattedValue: formatted(value),
             hasStoredValue: hasStoredValue,
             kind: kind)
     }

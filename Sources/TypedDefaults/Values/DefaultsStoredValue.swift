@@ -111,6 +111,16 @@ public enum DefaultsStoredValue: Sendable, Hashable {
 }
 
 extension DefaultsStoredValue {
+    /// `value` as a suite would store it under `key`; `nil` when it cannot be stored.
+    init?<Value: DefaultsValueConvertible>(storing value: Value, key: String) {
+        guard case .success(let stored) = Conversion.encode(value, key: key),
+            let storedValue = DefaultsStoredValue(propertyListObject: stored.object)
+        else { return nil }
+        self = storedValue
+    }
+}
+
+extension DefaultsStoredValue {
     /// How TypedDefaults encoded a value in a plain property-list value, so that a tool can
     /// show it as the program's author wrote it.
     public enum Encoding: Sendable, Hashable {

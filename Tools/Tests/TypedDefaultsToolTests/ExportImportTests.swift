@@ -126,6 +126,10 @@ import TypedDefaults
         #expect(outOfRange.status == 1)
         #expect(outOfRange.errors.contains("cannot import fontSize: 500 is above the range 8 to 72"))
         #expect(try store.storedValues() == ["fontSize": .integer(20)])
+        let notAnOption = try await Tool.run("import", suite, "-", input: Data(#"{"theme": "purple"}"#.utf8))
+        #expect(notAnOption.status == 1)
+        #expect(notAnOption.errors.contains(#"cannot import theme: "purple" is not one of the options"#))
+        #expect(try store.storedValues() == ["fontSize": .integer(20)])
         #expect(
             try await Tool.run("import", suite, "-", "--force", input: Data(#"{"fontSize": 500}"#.utf8)).status == 0)
         #expect(try store.storedValues() == ["fontSize": .integer(500)])

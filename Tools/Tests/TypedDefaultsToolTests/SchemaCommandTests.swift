@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedDefaults
 
-enum ToolTestTheme: String, DefaultsValueConvertible, Sendable {
+enum ToolTestTheme: String, CaseIterable, DefaultsValueConvertible, Sendable {
     case system, light, dark
 }
 
@@ -20,6 +20,7 @@ struct ToolTestSettings: SettingsCatalog {
     @Setting var small: UInt8
     @Setting var lastOpened: Date
     @Setting var tags: [String]
+    @Setting var quality: Int
 
     init(store: DefaultsStore) {
         _fontSize = Setting(
@@ -33,6 +34,9 @@ struct ToolTestSettings: SettingsCatalog {
         _lastOpened = Setting(
             wrappedValue: Date(timeIntervalSince1970: 1_795_428_000), "lastOpened", title: "Last opened", store: store)
         _tags = Setting(wrappedValue: [], "tags", title: "Tags", store: store)
+        _quality = Setting(
+            wrappedValue: 720, "quality", title: "Quality", options: [240, 480, 720, 1080], format: { "\($0)p" },
+            store: store)
     }
 }
 
@@ -53,7 +57,8 @@ struct ToolTestSettings: SettingsCatalog {
         let keys = try await Tool.run("list-keys", suite)
         #expect(
             keys.output.split(separator: "\n") == [
-                "fontSize", "volume", "theme", "profile", "nickname", "small", "lastOpened", "tags", "launchCount",
+                "fontSize", "volume", "theme", "profile", "nickname", "small", "lastOpened", "tags", "quality",
+                "launchCount",
             ])
         let described = try await Tool.run("describe", suite, "fontSize")
         #expect(
@@ -71,7 +76,17 @@ struct ToolTestSettings: SettingsCatalog {
         #expect(volume.output.contains("value: the default (nothing stored)"))
         #expect(try await Tool.run("range", suite, "fontSize").output == "range integer 8 72\nstep 2\n")
         #expect(try await Tool.run("range", suite, "volume").output == "range float 0.0 1.0\nstep 0.1\n")
-        #expect(try await Tool.run("range", suite, "theme").output == "type string\n")
+        #expect(
+            try await Tool.run("range", suite, "theme").output
+                == "options string\nsystem\tsystem\nlight\tlight\ndark\tdark\n")
+        #expect(
+            try await Tool.run("range", suite, "quality").output
+                == "options integer\n240\t240p\n480\t480p\n720\t720p\n1080\t1080p\n")
+        #expect(try await Tool.run("range", suite, "profile").output == "type string\n")
+        let quality = try await Tool.run("describe", suite, "quality")
+        #expect(
+            quality.output.contains(
+                "default: 720 (shown as 720p)\noptions: 240 (240p), 480 (480p), 720 (720p), 1080 (1080p)\n"))
         #expect(try await Tool.run("range", suite, "small").output == "type integer\nbounds 0 255\n")
         let unknown = try await Tool.run("describe", suite, "nope")
         #expect(unknown.status == 1)
@@ -101,7 +116,7 @@ struct ToolTestSettings: SettingsCatalog {
             ["fontSize", "16"], ["volume", "0.7"], ["volume", "1"], ["theme", "dark"],
             ["profile", #"{"name":"Grace"}"#],
             ["nickname", "Bobbie"], ["small", "255"], ["lastOpened", "2026-12-01T08:30:00.5Z"], ["tags", "a", "b"],
-            ["launchCount", "--int", "3"],
+            ["launchCount", "--int", "3"], ["quality", "1080"],
         ]
         for arguments in accepted {
             let result = try await Tool.run(["write", suite] + arguments)
@@ -118,6 +133,7 @@ struct ToolTestSettings: SettingsCatalog {
         #expect(settings.small == 255)
         #expect(settings.lastOpened == Date(timeIntervalSince1970: 1_796_113_800.5))
         #expect(settings.tags == ["a", "b"])
+        #expect(settings.quality == 1080)
         #expect(try await Tool.run("write", suite, "nickname", "--json", "null").status == 0)
         store.refresh()
         #expect(settings.nickname == nil)
@@ -136,6 +152,11 @@ struct ToolTestSettings: SettingsCatalog {
             (["lastOpened", "soon"], "is not a date"),
             (["tags", "--array", "--int", "1"], "element 0: expected string, found integer"),
             (["undeclared", "1"], "declares no key undeclared"),
+            (
+                ["theme", "purple"],
+                #""purple" is not one of the options: "system", "light", "dark"; nothing was written"#
+            ),
+            (["quality", "1000"], "1000 is not one of the options: 240, 480, 720, 1080"),
         ]
         for (arguments, message) in refused {
             let result = try await Tool.run(["write", suite] + arguments)

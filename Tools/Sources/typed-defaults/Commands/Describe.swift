@@ -5,7 +5,7 @@ struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe a key the suite's published schema declares.",
         discussion: """
-            Prints the title, info, type, default, range and current value.
+            Prints the title, info, type, default, range or options, and current value.
 
             Example:
               typed-defaults describe com.example.app fontSize
@@ -29,6 +29,13 @@ struct Describe: ParsableCommand {
             Output.line(
                 "range: \(ValueDisplay.text(range.min)) to \(ValueDisplay.text(range.max)), step \(ValueDisplay.text(range.step))"
             )
+        }
+        if let options = declared.options {
+            let listed = options.map { option in
+                let value = ValueDisplay.line(option.value)
+                return value == option.title ? value : "\(value) (\(option.title))"
+            }
+            Output.line("options: \(listed.joined(separator: ", "))")
         }
         if let stored = try Suites.values(of: store)[key] {
             Output.line("value: \(ValueDisplay.line(ValueDisplay.presented(stored, as: declared.valueType)))")

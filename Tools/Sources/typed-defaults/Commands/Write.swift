@@ -6,8 +6,8 @@ struct Write: ParsableCommand {
         abstract: "Write a key's value.",
         discussion: """
             The value is read as the type flag says; without one, as the type the suite's published \
-            schema declares, else as a string. With a schema, a value of the wrong type or outside \
-            the declared range is refused, as is a key the schema does not declare (--force writes \
+            schema declares, else as a string. With a schema, a value of the wrong type, outside \
+            the declared range or not one of the declared options is refused, as is a key the schema does not declare (--force writes \
             anyway). A suite whose file does not parse is left as it is.
 
             Examples:

@@ -1,0 +1,181 @@
+extension Setting {
+    /// The values a setting may take, in the order it steps through them.
+    struct Options: Sendable {
+        let values: [Value]
+        /// Where a value is among `values`; `nil` when it is none of them.
+        let position: @Sendable (Value) -> Int?
+
+        /// Every case of a `CaseIterable & Equatable` value type, in declaration order; `nil`
+        /// for any other type, and for a type with no cases.
+        static func everyCase(of type: Value.Type) -> Options? {
+            guard let enumerable = type as? any (CaseIterable & Equatable).Type else { return nil }
+            return cases(of: enumerable)
+        }
+
+        private static func cases<Cases: CaseIterable & Equatable>(of _: Cases.Type) -> Options? {
+            // `Cases` is `Value`: the casts only tell the compiler so.
+            let values = Cases.allCases.compactMap { $0 as? Value }
+            guard !values.isEmpty else { return nil }
+            return Options(values: values) { value in
+                values.firstIndex { ($0 as? Cases) == (value as? Cases) }
+            }
+        }
+
+        /// The value `upward` or downward of `value`: at an end, it stays, or with `wrapping`
+        /// goes round to the other end. A value that is none of the options (which the rules
+        /// keep from being read) moves to the first option up, or the last down.
+        func moved(_ value: Value, upward: Bool, wrapping: Bool) -> Value {
+            guard let last = values.indices.last else { return value }
+            guard let index = position(value) else { return values[upward ? 0 : last] }
+            if upward { return index < last ? values[index + 1] : (wrapping ? values[0] : value) }
+            return index > 0 ? values[index - 1] : (wrapping ? values[last] : value)
+        }
+
+        func isAtStart(_ value: Value) -> Bool { position(value) == 0 }
+        func isAtEnd(_ value: Value) -> Bool { position(value) == values.count - 1 }
+    }
+}
+
+extension Setting.Options where Value: Equatable {
+    /// `values` without repeats, first occurrence kept; an empty list allows only `defaultValue`.
+    init(declared values: [Value], defaultValue: Value) {
+        var unique: [Value] = []
+        // NaN, never equal to itself, could never be selected: it is left out.
+        for value in values where value == value && !unique.contains(value) { unique.append(value) }
+        let options = unique.isEmpty ? [defaultValue] : unique
+        self.init(values: options) { value in options.firstIndex(of: value) }
+    }
+
+    /// A rule that replaces a value that is none of the options by the default, or by the first
+    /// option when the default is none of them either.
+    var rule: DefaultsRule<Value> {
+        let values = self.values
+        return DefaultsRule { value, defaultValue in
+            if values.contains(value) { return value }
+            return values.contains(defaultValue) ? defaultValue : values[0]
+        }
+    }
+}
+
+extension Setting.Options where Value: DefaultsSteppable {
+    /// A rule that replaces a number that is none of the options by the nearest option (the
+    /// lower of two equally near), and NaN by the default or, when the default is none of the
+    /// options, by the first option.
+    var nearestRule: DefaultsRule<Value> {
+        let (values, sorted) = (self.values, self.values.sorted())
+        return DefaultsRule { value, defaultValue in
+            // NaN is the only value not equal to itself, and no option is nearer to it.
+            guard value == value else { return values.contains(defaultValue) ? defaultValue : values[0] }
+            // The first option at or above the value, found by halving.
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            if low == sorted.count { return sorted[low - 1] }
+            if sorted[low] == value || low == 0 { return sorted[low] }
+            let (below, above) = (sorted[low - 1], sorted[low])
+            return Value._isNearerToLower(value, between: below, and: above) ? below : above
+        }
+    }
+}
+
+extension Setting where Value: Equatable {
+    /// A setting for a typed key that only takes one of `options`.
+    ///
+    /// ```swift
+    /// extension DefaultsKeys {
+    ///     static let language = DefaultsKey<String>("language", default: "en")
+    /// }
+    /// @Setting(.language, title: "Language", options: ["en", "fr", "de"], format: { $0.uppercased() })
+    /// var language
+    /// ```
+    ///
+    /// A value assigned, or stored by another handle or process, that is none of the options
+    /// reads as the key's default (or, if the default is none of them either, the first
+    /// option); numbers read as the nearest option. What is stored is never outside the list,
+    /// and a stored value outside it stays as it is until the setting is written. Repeated
+    /// options are listed once; an empty list allows only the default.
+    public init(
+        _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
+        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
+    ) {
+        let options = Options(declared: options, defaultValue: key.defaultValue)
+        self.init(
+            property: UserDefault(key, store: store).adding(options.rule), title: title, info: info, format: format,
+            options: options)
+    }
+
+    /// A setting stored under `key` that only takes one of `options`.
+    ///
+    /// ```swift
+    /// @Setting("language", title: "Language", options: ["en", "fr", "de"]) var language = "en"
+    /// ```
+    ///
+    /// A value that is none of the options reads as the default (or, if the default is none
+    /// of them either, the first option), as for a setting on a typed key.
+    public init(
+        wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
+        options: [Value], format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+    ) {
+        let options = Options(declared: options, defaultValue: defaultValue)
+        self.init(
+            property: UserDefault(wrappedValue: defaultValue, key, store: store).adding(options.rule), title: title,
+            info: info, format: format, options: options)
+    }
+
+    /// The values the setting takes, in the order ``increase(wrapping:)`` steps through them:
+    /// those it was declared with, or every case of a `CaseIterable` enum in declaration order.
+    /// Empty for a setting that may hold any value.
+    ///
+    /// ```swift
+    /// for theme in settings.$theme.options {
+    ///     print(settings.$theme.formatted(theme), theme == settings.theme ? "✓" : "")
+    /// }
+    /// ```
+    public var options: [Value] { declaredOptions?.values ?? [] }
+}
+
+extension Setting where Value: DefaultsSteppable {
+    /// A number for a typed key that only takes one of `options`.
+    ///
+    /// ```swift
+    /// extension DefaultsKeys {
+    ///     static let quality = DefaultsKey<Int>("quality", default: 720)
+    /// }
+    /// @Setting(.quality, title: "Quality", options: [240, 480, 720, 1080], format: { "\($0)p" }) var quality
+    /// ```
+    ///
+    /// A number assigned, or stored by another handle or process, that is none of the options
+    /// reads as the nearest option (the lower of two equally near: 600 reads as 480), as a
+    /// number outside a range reads as the nearer bound; NaN reads as the default. What is
+    /// stored is never outside the list, and a stored value outside it stays as it is until the
+    /// setting is written. ``min`` and ``max`` are the first and last options.
+    public init(
+        _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
+        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
+    ) {
+        let options = Options(declared: options, defaultValue: key.defaultValue)
+        self.init(
+            property: UserDefault(key, store: store).adding(options.nearestRule), title: title, info: info,
+            format: format, options: options)
+    }
+
+    /// A number stored under `key` that only takes one of `options`.
+    ///
+    /// ```swift
+    /// @Setting("quality", title: "Quality", options: [240, 480, 720, 1080]) var quality = 720
+    /// ```
+    ///
+    /// A number that is none of the options reads as the nearest one (the lower of two equally
+    /// near), as for a setting on a typed key.
+    public init(
+        wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
+        options: [Value], format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
+    ) {
+        let options = Options(declared: options, defaultValue: defaultValue)
+        self.init(
+            property: UserDefault(wrappedValue: defaultValue, key, store: store).adding(options.nearestRule),
+            title: title, info: info, format: format, options: options)
+    }
+}

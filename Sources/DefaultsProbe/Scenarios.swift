@@ -29,6 +29,10 @@ enum Scenario {
         case ("increment", let count?):
             let counter = UserDefault(wrappedValue: 0, "counter", store: store)
             for _ in 0..<count { counter.update { $0 += 1 } }
+        case ("stepChoice", let count?):
+            // Round eight options: the number of steps taken, modulo 8, shows in the last one.
+            let stage = Setting(wrappedValue: Stage.first, "stage", store: store)
+            for _ in 0..<count { stage.increase(wrapping: true) }
         case ("churn", let count?):
             // Resident memory after a warm-up, then after `count` more writes, then after as many
             // again: flat means the later figures stay near the first.
@@ -155,4 +159,9 @@ enum Scenario {
 extension DefaultsKeys {
     /// Made anew in each process; only the first one read anywhere may be kept.
     static let installID = DefaultsKey<UUID>("installID", initialValue: UUID())
+}
+
+/// Eight options for `stepChoice`.
+enum Stage: String, CaseIterable, DefaultsValueConvertible {
+    case first, second, third, fourth, fifth, sixth, seventh, eighth
 }

@@ -17,6 +17,12 @@ enum OnlyChoice: Int, CaseIterable, DefaultsValueConvertible {
     case only = 1
 }
 
+/// A type whose `allCases` are the values it allows, of more it could hold.
+struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresentable {
+    let rawValue: Int
+    static let allCases = [Bitrate(rawValue: 128), Bitrate(rawValue: 256), Bitrate(rawValue: 320)]
+}
+
 @Suite struct ChoiceSettingTests {
     /// Steps `setting` `count` times up (or down) and returns each value reached.
     func walk<Value: Equatable>(_ setting: Setting<Value>, _ count: Int, upward: Bool = true, wrapping: Bool = false)
@@ -56,6 +62,24 @@ enum OnlyChoice: Int, CaseIterable, DefaultsValueConvertible {
         let palette = Setting(wrappedValue: Scheme.dark, "palette", store: .inMemory())
         #expect(walk(palette, 3, wrapping: true) == [.system, .light, .dark])
         #expect(walk(palette, 3, upward: false, wrapping: true) == [.light, .system, .dark])
+    }
+
+    @Test func aCaseIterableStructIsKeptToItsCases() throws {
+        let store = DefaultsStore.inMemory()
+        let bitrate = Setting(wrappedValue: Bitrate(rawValue: 256), "bitrate", store: store)
+        #expect(bitrate.options == Bitrate.allCases)
+        bitrate.wrappedValue = Bitrate(rawValue: 999)
+        #expect(bitrate.wrappedValue == Bitrate(rawValue: 256), "a value that is none of its cases: the default")
+        try store.editStoredValues { $0["bitrate"] = .integer(64) }
+        #expect(bitrate.wrappedValue == Bitrate(rawValue: 256))
+        #expect(try store.storedValues()["bitrate"] == .integer(64), "left as it was written")
+        bitrate.increase()
+        #expect(bitrate.wrappedValue == Bitrate(rawValue: 320))
+        let outside = Setting(wrappedValue: Bitrate(rawValue: 1), "outside", store: store)
+        #expect(outside.wrappedValue == Bitrate(rawValue: 128), "a default that is none of them: the first")
+        // An enum's every value is one of its cases: its reads go through no rule.
+        #expect(Setting(wrappedValue: Scheme.dark, "scheme", store: store).property.keyBinding.rules.isEmpty)
+        #expect(!bitrate.property.keyBinding.rules.isEmpty)
     }
 
     @Test func aOneOptionSettingIsAtBothEnds() {
@@ -156,6 +180,17 @@ enum OnlyChoice: Int, CaseIterable, DefaultsValueConvertible {
         #expect(speed.wrappedValue == .quarter)
         try suite.store.flush()
         #expect(try suite.flushedObject(forKey: "speed") as? String == "quarter", "nothing torn: a case's raw value")
+    }
+
+    @Test func stepsFromTwoProcessesAtOnceAreAllTaken() async throws {
+        let suite = try TestSuite()
+        let name = suite.name
+        async let first = Probe.run("stepChoice", name, "101")
+        async let second = Probe.run("stepChoice", name, "101")
+        let (a, b) = try await (first, second)
+        #expect(a.status == 0 && b.status == 0, "\(a.errors) \(b.errors)")
+        // 202 steps round eight options: two past the first, unless a step was lost or doubled.
+        #expect(suite.defaults.string(forKey: "stage") == "third")
     }
 
     // MARK: Declared options

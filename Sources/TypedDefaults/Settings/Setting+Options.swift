@@ -33,6 +33,27 @@ extension Setting {
 
         func isAtStart(_ value: Value) -> Bool { position(value) == 0 }
         func isAtEnd(_ value: Value) -> Bool { position(value) == values.count - 1 }
+
+        /// A rule that replaces a value that is none of the options by the default, or by the
+        /// first option when the default is none of them either.
+        var rule: DefaultsRule<Value> {
+            guard let first = values.first else { return DefaultsRule { value, _ in value } }
+            let position = self.position
+            return DefaultsRule { value, defaultValue in
+                if position(value) != nil { return value }
+                return position(defaultValue) != nil ? defaultValue : first
+            }
+        }
+
+        /// Whether a value of the type can be none of the options. Not for an enum without
+        /// payloads, whose every value is one of its cases: a read needs no rule to check it.
+        /// A struct that lists its allowed values as `allCases` needs one.
+        var admitsOtherValues: Bool {
+            !values.allSatisfy { value in
+                let mirror = Mirror(reflecting: value)
+                return mirror.displayStyle == .enum && mirror.children.isEmpty
+            }
+        }
     }
 }
 
@@ -46,15 +67,6 @@ extension Setting.Options where Value: Equatable {
         self.init(values: options) { value in options.firstIndex(of: value) }
     }
 
-    /// A rule that replaces a value that is none of the options by the default, or by the first
-    /// option when the default is none of them either.
-    var rule: DefaultsRule<Value> {
-        let values = self.values
-        return DefaultsRule { value, defaultValue in
-            if values.contains(value) { return value }
-            return values.contains(defaultValue) ? defaultValue : values[0]
-        }
-    }
 }
 
 extension Setting.Options where Value: DefaultsSteppable {

@@ -31,15 +31,21 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     }
 
     /// A setting with `options` declared, or, for a `CaseIterable & Equatable` value, every
-    /// case; `stepping` for a number declared with bounds.
+    /// case (with a rule for a type whose values can be none of them); `stepping` for a number
+    /// declared with bounds.
     init(
         property: UserDefault<Value>, title: String?, info: String, format: (@Sendable (Value) -> String)?,
         stepping: Stepping? = nil, options: Options? = nil
     ) {
+        var property = property
+        var options = options
+        if options == nil, let everyCase = Options.everyCase(of: Value.self) {
+            options = everyCase
+            if everyCase.admitsOtherValues { property = property.adding(everyCase.rule) }
+        }
         details = SettingDetails(
             property: property, title: title ?? property.key, info: info,
-            format: format ?? { ValueDescription.describe($0) }, stepping: stepping,
-            options: options ?? Options.everyCase(of: Value.self))
+            format: format ?? { ValueDescription.describe($0) }, stepping: stepping, options: options)
     }
 
     /// The stored property behind the setting.

@@ -260,6 +260,28 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(number.wrappedValue == 720, "a number default reads as its nearest option")
     }
 
+    @Test func anOptionThatCannotBeStoredIsListedWithoutAValue() throws {
+        struct Gain: Codable, Equatable, DefaultsValueConvertible { var level: Double }
+        struct Screen: SettingsCatalog { @Setting var gain: Gain }
+        let suite = try TestSuite()
+        // JSON has no infinity: that option cannot be stored.
+        let screen = Screen(
+            gain: Setting(
+                wrappedValue: Gain(level: 1), "gain", options: [Gain(level: 1), Gain(level: .infinity)],
+                store: suite.store))
+        guard case .choice(let options) = try #require(screen.catalog.first).kind else {
+            Issue.record("not a choice")
+            return
+        }
+        #expect(options.map(\.value) == [.string(#"{"level":1}"#), nil])
+        let (_, reported) = ReportedErrors.during { screen.$gain.increase() }
+        #expect(reported.count == 1, "the write that cannot be stored is reported")
+        #expect(try suite.store.storedValues()["gain"] == nil, "and nothing is stored")
+        let file = try #require(try DefaultsSchema.publish(screen).first)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try suite.store.publishedSchema()?["gain"]?.options?.count == 1, "the schema lists what can be written")
+    }
+
     @Test func anEnumLimitedToSomeOfItsCases() {
         let palette = Setting(wrappedValue: Scheme.dark, "palette", options: [.dark, .light], store: .inMemory())
         #expect(palette.options == [.dark, .light], "declared order, not the enum's")

@@ -7,11 +7,13 @@
 ///     @Setting(.volume, title: "Volume", range: 0...1, step: 0.1, format: { "\(Int($0 * 100)) %" })
 ///     var volume
 ///     @Setting("shuffle", title: "Shuffle", info: "Play tracks in random order") var shuffle = false
+///     @Setting("repeat", title: "Repeat") var repeatMode = RepeatMode.off   // enum RepeatMode: CaseIterable
 /// }
 ///
 /// let settings = PlayerSettings()
 /// settings.$volume.increase()
 /// settings.$shuffle.toggle()
+/// settings.$repeatMode.increase(wrapping: true)    // .off → .one → .all → .off
 /// print(settings.$volume.formattedValue)    // "60 %"
 /// ```
 ///

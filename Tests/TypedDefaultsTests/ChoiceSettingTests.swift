@@ -282,6 +282,24 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(try suite.store.publishedSchema()?["gain"]?.options?.count == 1, "the schema lists what can be written")
     }
 
+    @Test func anOptionalSettingTakesNilAsAnOption() throws {
+        struct Screen: SettingsCatalog { @Setting var accent: String? }
+        let suite = try TestSuite()
+        let screen = Screen(
+            accent: Setting(wrappedValue: nil, "accent", options: [nil, "red", "blue"], store: suite.store))
+        #expect(walk(screen.$accent, 3) == ["red", "blue", "blue"])
+        #expect(walk(screen.$accent, 2, upward: false) == ["red", nil])
+        screen.accent = "green"
+        #expect(screen.accent == nil, "none of the options: the default, nil")
+        let file = try #require(try DefaultsSchema.publish(screen).first)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let accent = try #require(try suite.store.publishedSchema()?["accent"])
+        #expect(accent.options?.map(\.title) == ["nil", "red", "blue"])
+        #expect(accent.problem(with: try DefaultsStoredValue(json: "null")) == nil, "an explicit nil is an option")
+        #expect(accent.problem(with: .string("red")) == nil)
+        #expect(accent.problem(with: .string("green"))?.contains("not one of the options") == true)
+    }
+
     @Test func anEnumLimitedToSomeOfItsCases() {
         let palette = Setting(wrappedValue: Scheme.dark, "palette", options: [.dark, .light], store: .inMemory())
         #expect(palette.options == [.dark, .light], "declared order, not the enum's")

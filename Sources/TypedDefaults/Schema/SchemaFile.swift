@@ -154,11 +154,8 @@ enum SchemaFile {
             return DefaultsSchema.Range(
                 min: try range.value("min"), max: try range.value("max"), step: try range.value("step"))
         }
-        let options = try object.optional("options").map { json -> [DefaultsSchema.Option] in
-            guard case .array(let entries) = json else {
-                throw Problem(description: "\(object.path).options is not an array")
-            }
-            return try entries.enumerated().map { index, entry in
+        let options = try object.optional("options").map { _ in
+            try object.array("options").enumerated().map { index, entry in
                 let option = try Object(entry, "\(object.path).options[\(index)]")
                 return DefaultsSchema.Option(value: try option.value("value"), title: try option.string("title"))
             }

@@ -34,15 +34,45 @@ extension Setting {
         func isAtStart(_ value: Value) -> Bool { position(value) == 0 }
         func isAtEnd(_ value: Value) -> Bool { position(value) == values.count - 1 }
 
-        /// A rule that replaces a value that is none of the options by the default, or by the
-        /// first option when the default is none of them either.
+        /// A rule that replaces a value that is none of the options: a number by the nearest
+        /// option, anything else by the default, or by the first option when the default is
+        /// none of them either.
         var rule: DefaultsRule<Value> {
             guard let first = values.first else { return DefaultsRule { value, _ in value } }
+            if let numbers = Value.self as? any DefaultsSteppable.Type, let nearest = Self.nearestRule(numbers, values)
+            {
+                return nearest
+            }
             let position = self.position
             return DefaultsRule { value, defaultValue in
                 if position(value) != nil { return value }
                 return position(defaultValue) != nil ? defaultValue : first
             }
+        }
+
+        /// The rule for numbers: the nearest option (the lower of two equally near); NaN, near
+        /// no option, the default or, when the default is none of the options, the first. Made
+        /// for `Number`, which is `Value`, so that a read runs it with no cast.
+        private static func nearestRule<Number: DefaultsSteppable>(_: Number.Type, _ values: [Value])
+            -> DefaultsRule<Value>?
+        {
+            guard let numbers = values as? [Number], let first = numbers.first else { return nil }
+            let sorted = numbers.sorted()
+            let rule = DefaultsRule<Number> { value, defaultValue in
+                // NaN is the only value not equal to itself.
+                guard value == value else { return numbers.contains(defaultValue) ? defaultValue : first }
+                // The first option at or above the value, found by halving.
+                var (low, high) = (0, sorted.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sorted[middle] < value { low = middle + 1 } else { high = middle }
+                }
+                if low == sorted.count { return sorted[low - 1] }
+                if sorted[low] == value || low == 0 { return sorted[low] }
+                let (below, above) = (sorted[low - 1], sorted[low])
+                return Number._isNearerToLower(value, between: below, and: above) ? below : above
+            }
+            return rule as? DefaultsRule<Value>
         }
 
         /// Whether a value of the type can be none of the options. Not for an enum without
@@ -66,30 +96,6 @@ extension Setting.Options where Value: Equatable {
         let options = unique.isEmpty ? [defaultValue] : unique
         self.init(values: options) { value in options.firstIndex(of: value) }
     }
-
-}
-
-extension Setting.Options where Value: DefaultsSteppable {
-    /// A rule that replaces a number that is none of the options by the nearest option (the
-    /// lower of two equally near), and NaN by the default or, when the default is none of the
-    /// options, by the first option.
-    var nearestRule: DefaultsRule<Value> {
-        let (values, sorted) = (self.values, self.values.sorted())
-        return DefaultsRule { value, defaultValue in
-            // NaN is the only value not equal to itself, and no option is nearer to it.
-            guard value == value else { return values.contains(defaultValue) ? defaultValue : values[0] }
-            // The first option at or above the value, found by halving.
-            var (low, high) = (0, sorted.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            if low == sorted.count { return sorted[low - 1] }
-            if sorted[low] == value || low == 0 { return sorted[low] }
-            let (below, above) = (sorted[low - 1], sorted[low])
-            return Value._isNearerToLower(value, between: below, and: above) ? below : above
-        }
-    }
 }
 
 extension Setting where Value: Equatable {
@@ -105,9 +111,12 @@ extension Setting where Value: Equatable {
     ///
     /// A value assigned, or stored by another handle or process, that is none of the options
     /// reads as the key's default (or, if the default is none of them either, the first
-    /// option); numbers read as the nearest option. What is stored is never outside the list,
-    /// and a stored value outside it stays as it is until the setting is written. Repeated
-    /// options are listed once; an empty list allows only the default.
+    /// option). A number reads as the nearest option (the lower of two equally near: with
+    /// `[240, 480, 720, 1080]`, 600 reads as 480), as a number outside a range reads as the
+    /// nearer bound; NaN reads as the default. What is stored is never outside the list, and a
+    /// stored value outside it stays as it is until the setting is written. Repeated options
+    /// are listed once; an empty list allows only the default. ``min`` and ``max`` of a number
+    /// with options are its first and last options.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
@@ -122,10 +131,12 @@ extension Setting where Value: Equatable {
     ///
     /// ```swift
     /// @Setting("language", title: "Language", options: ["en", "fr", "de"]) var language = "en"
+    /// @Setting("quality", title: "Quality", options: [240, 480, 720, 1080]) var quality = 720
     /// ```
     ///
     /// A value that is none of the options reads as the default (or, if the default is none
-    /// of them either, the first option), as for a setting on a typed key.
+    /// of them either, the first option), a number as the nearest option, as for a setting on
+    /// a typed key.
     public init(
         wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
         options: [Value], format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
@@ -146,48 +157,4 @@ extension Setting where Value: Equatable {
     /// }
     /// ```
     public var options: [Value] { declaredOptions?.values ?? [] }
-}
-
-extension Setting where Value: DefaultsSteppable {
-    /// A number for a typed key that only takes one of `options`.
-    ///
-    /// ```swift
-    /// extension DefaultsKeys {
-    ///     static let quality = DefaultsKey<Int>("quality", default: 720)
-    /// }
-    /// @Setting(.quality, title: "Quality", options: [240, 480, 720, 1080], format: { "\($0)p" }) var quality
-    /// ```
-    ///
-    /// A number assigned, or stored by another handle or process, that is none of the options
-    /// reads as the nearest option (the lower of two equally near: 600 reads as 480), as a
-    /// number outside a range reads as the nearer bound; NaN reads as the default. What is
-    /// stored is never outside the list, and a stored value outside it stays as it is until the
-    /// setting is written. ``min`` and ``max`` are the first and last options.
-    public init(
-        _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
-        format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
-    ) {
-        let options = Options(declared: options, defaultValue: key.defaultValue)
-        self.init(
-            property: UserDefault(key, store: store).adding(options.nearestRule), title: title, info: info,
-            format: format, options: options)
-    }
-
-    /// A number stored under `key` that only takes one of `options`.
-    ///
-    /// ```swift
-    /// @Setting("quality", title: "Quality", options: [240, 480, 720, 1080]) var quality = 720
-    /// ```
-    ///
-    /// A number that is none of the options reads as the nearest one (the lower of two equally
-    /// near), as for a setting on a typed key.
-    public init(
-        wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
-        options: [Value], format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
-    ) {
-        let options = Options(declared: options, defaultValue: defaultValue)
-        self.init(
-            property: UserDefault(wrappedValue: defaultValue, key, store: store).adding(options.nearestRule),
-            title: title, info: info, format: format, options: options)
-    }
 }

@@ -32,7 +32,7 @@ extension Setting where Value: Equatable {
     /// Two threads or processes increasing at once move it two steps on. A setting with
     /// neither options nor a numeric value does not change.
     public func increase(wrapping: Bool = false) {
-        step(upward: true, wrapping: wrapping)
+        move(upward: true, wrapping: wrapping)
     }
 
     /// Moves the value down, atomically: to the previous option, or one ``step`` down for a
@@ -43,10 +43,10 @@ extension Setting where Value: Equatable {
     /// settings.$fontSize.decrease()    // 12 → 10
     /// ```
     public func decrease(wrapping: Bool = false) {
-        step(upward: false, wrapping: wrapping)
+        move(upward: false, wrapping: wrapping)
     }
 
-    private func step(upward: Bool, wrapping: Bool) {
+    private func move(upward: Bool, wrapping: Bool) {
         if let options = declaredOptions {
             property.update { $0 = options.moved($0, upward: upward, wrapping: wrapping) }
         } else if let number = self as? any NumberSetting {

@@ -47,7 +47,7 @@ public enum DefaultsBackendConformance {
     }
 
     /// Every value kind, with the edges a backend must keep exactly.
-    public static let sampleValues: [String: DefaultsStoredValue] = [
+    public static let sampleValues: [DefaultsStoredKey: DefaultsStoredValue] = [
         "string": .string("Ada & \"Grace\" é 😀 \u{1}\r\n"),
         "empty": .string(""),
         "min": .integer(.min),
@@ -66,12 +66,21 @@ public enum DefaultsBackendConformance {
         "key with spaces and ✓": .integer(7),
     ]
 
+    /// Keys that differ only in their Unicode normalization, which Swift's `String` sees as
+    /// equal and a suite keeps apart: at the top and in a nested dictionary.
+    public static let normalizationValues: [DefaultsStoredKey: DefaultsStoredValue] = [
+        "caf\u{E9}": .string("precomposed"),
+        "cafe\u{301}": .string("decomposed"),
+        "normalization": .dictionary(["\u{C5}": .integer(1), "A\u{30A}": .integer(2), "\u{212B}": .integer(3)]),
+    ]
+
     private typealias Check = (String, (any DefaultsBackend) throws -> Void)
 
     private static func checks(reopen: ((any DefaultsBackend) throws -> any DefaultsBackend)?) -> [Check] {
         var checks: [Check] = [
             ("a new suite is empty", startsEmpty),
             ("every value is kept exactly", keepsEveryValue),
+            ("keys that differ only in their normalization are two keys", keepsKeysApart),
             ("nil removes a key", removes),
             ("an edit sees the changes and its own edits are stored", editsAreStored),
             ("an edit that throws stores nothing", throwingEditStoresNothing),
@@ -101,6 +110,18 @@ public enum DefaultsBackendConformance {
         try expect(same(loaded, sampleValues), check, "load() gave \(difference(loaded, sampleValues))")
     }
 
+    private static func keepsKeysApart(_ backend: any DefaultsBackend) throws {
+        let check = "keys that differ only in their normalization are two keys"
+        let returned = try backend.commit(normalizationValues.mapValues { $0 }, before: .distantFuture) { _ in }
+        try expect(
+            same(returned, normalizationValues), check, "commit returned \(difference(returned, normalizationValues))")
+        _ = try backend.commit(["unrelated": .integer(1)], before: .distantFuture) { _ in }
+        var expected = normalizationValues
+        expected["unrelated"] = .integer(1)
+        let loaded = try backend.load()
+        try expect(same(loaded, expected), check, "after another commit, load() gave \(difference(loaded, expected))")
+    }
+
     private static func removes(_ backend: any DefaultsBackend) throws {
         let check = "nil removes a key"
         _ = try backend.commit(["a": .integer(1), "b": .integer(2)], before: .distantFuture) { _ in }
@@ -113,7 +134,7 @@ public enum DefaultsBackendConformance {
     private static func editsAreStored(_ backend: any DefaultsBackend) throws {
         let check = "an edit sees the changes and its own edits are stored"
         _ = try backend.commit(["kept": .string("x")], before: .distantFuture) { _ in }
-        var seen: [String: DefaultsStoredValue] = [:]
+        var seen: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         _ = try backend.commit(["a": .integer(1)], before: .distantFuture) { values in
             seen = values
             values["b"] = .integer(2)
@@ -226,7 +247,9 @@ public enum DefaultsBackendConformance {
     }
 
     /// Values compared as stored: NaN equal to NaN, and -0.0 apart from 0.0.
-    private static func same(_ first: [String: DefaultsStoredValue], _ second: [String: DefaultsStoredValue]) -> Bool {
+    private static func same(
+        _ first: [DefaultsStoredKey: DefaultsStoredValue], _ second: [DefaultsStoredKey: DefaultsStoredValue]
+    ) -> Bool {
         first.count == second.count && first.allSatisfy { key, value in second[key].map { same(value, $0) } ?? false }
     }
 
@@ -240,7 +263,9 @@ public enum DefaultsBackendConformance {
         }
     }
 
-    private static func difference(_ found: [String: DefaultsStoredValue], _ expected: [String: DefaultsStoredValue])
+    private static func difference(
+        _ found: [DefaultsStoredKey: DefaultsStoredValue], _ expected: [DefaultsStoredKey: DefaultsStoredValue]
+    )
         -> String
     {
         let keys = Set(found.keys).union(expected.keys).sorted().filter { key in
@@ -250,7 +275,7 @@ public enum DefaultsBackendConformance {
             }
         }
         return keys.map {
-            "\($0): \(found[$0].map { $0.json() } ?? "nothing") (expected \(expected[$0].map { $0.json() } ?? "nothing"))"
+            "\(String(reflecting: $0)): \(found[$0].map { $0.json() } ?? "nothing") (expected \(expected[$0].map { $0.json() } ?? "nothing"))"
         }
         .joined(separator: "; ")
     }

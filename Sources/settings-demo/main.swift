@@ -87,7 +87,7 @@ while let option = arguments.popFirst() {
 if watching {
     say("Watching suite \(DemoSettings.suiteName); change a setting from another terminal. Ctrl-C stops.")
     for entry in settings.listing { say("  \(entry.line)") }
-    let keys = Set(settings.listing.map(\.key))
+    let keys = settings.listing.map(\.key)
     let observation = store.observe(keys: keys) { change in
         let source = change.origin == .otherProcess ? "another process" : "this process"
         for entry in settings.listing where entry.key == change.key {

@@ -10,7 +10,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     /// The suites, by location, as a database would hold them.
     final class Storage: @unchecked Sendable {  // `suites` and `handlers` only under `lock`.
         let lock = NSLock()
-        var suites: [String: [String: DefaultsStoredValue]] = [:]
+        var suites: [String: [DefaultsStoredKey: DefaultsStoredValue]] = [:]
         var handlers: [String: [(ObjectIdentifier, @Sendable () -> Void)]] = [:]
         /// When set, every load and commit fails, as a database that cannot be reached.
         var isUnreachable = false
@@ -27,7 +27,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         self.storage = storage
     }
 
-    func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         storage.lock.lock()
         defer { storage.lock.unlock() }
         guard !storage.isUnreachable else { throw Self.unreachable(location) }
@@ -35,15 +35,15 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     }
 
     func commit(
-        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         storage.lock.lock()
         guard !storage.isUnreachable else {
             storage.lock.unlock()
             throw Self.unreachable(location)
         }
-        var values: [String: DefaultsStoredValue]
+        var values: [DefaultsStoredKey: DefaultsStoredValue]
         repeat {
             values = storage.suites[location] ?? [:]
             for (key, value) in changes { values[key] = value }
@@ -115,11 +115,17 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
                 let differences = failure.problem.split(separator: "load() gave ", maxSplits: 1).last
             else { return false }
             return differences.components(separatedBy: "; ").allSatisfy { difference in
-                difference.hasPrefix(#"date: {"$date":"2004-11-29T21:33:09Z"}"#)
-                    || difference.hasPrefix("negativeZero: 0.0 (")
+                difference.hasPrefix(#""date": {"$date":"2004-11-29T21:33:09Z"}"#)
+                    || difference.hasPrefix(#""negativeZero": 0.0 ("#)
             }
         }
-        #expect(userDefaults.filter { !onlyXMLPlistLosses($0) }.isEmpty, "\(userDefaults)")
+        // `UserDefaults` lists its keys as `[String: Any]`, which keeps one of two keys equal as
+        // Swift strings, and crashes on a dictionary value holding both: the backend refuses it.
+        func onlyFoundationKeyLosses(_ failure: DefaultsBackendConformance.Failure) -> Bool {
+            failure.check == "keys that differ only in their normalization are two keys"
+        }
+        #expect(
+            userDefaults.filter { !onlyXMLPlistLosses($0) && !onlyFoundationKeyLosses($0) }.isEmpty, "\(userDefaults)")
     }
 
     @Test func aProgramsBackendPassesTheKitAndServesStores() throws {
@@ -231,20 +237,20 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         struct ShortStrings: DefaultsBackend {
             let inner = SharedMemoryBackend(location: "short.\(UUID())")
             var location: String { inner.location }
-            func load() throws(DefaultsError) -> [String: DefaultsStoredValue] { try inner.load() }
+            func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
             func commit(
-                _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-                edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-            ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+                edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+            ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
                 try inner.commit(changes, before: deadline) { values throws(DefaultsError) in
                     try edit(&values)
                     for (key, value) in values { try check(value, forKey: key) }
                 }
             }
             func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
-            func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+            func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
                 if case .string(let text) = value, text.count > 8 {
-                    throw .encodingFailed(key: key, underlying: CocoaError(.fileWriteOutOfSpace))
+                    throw .encodingFailed(key: key.name, underlying: CocoaError(.fileWriteOutOfSpace))
                 }
             }
         }
@@ -269,15 +275,15 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         /// Loses the fraction of reals, and commits without a lock.
         final class CarelessBackend: DefaultsBackend, @unchecked Sendable {  // racy on purpose
             let location = "careless.\(UUID())"
-            var values: [String: DefaultsStoredValue] = [:]
+            var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
             let lock = NSLock()
 
-            func load() throws(DefaultsError) -> [String: DefaultsStoredValue] { lock.withLock { values } }
+            func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { lock.withLock { values } }
 
             func commit(
-                _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-                edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-            ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+                edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+            ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
                 var current = lock.withLock { values }
                 for (key, value) in changes {
                     if case .real(let number)? = value {

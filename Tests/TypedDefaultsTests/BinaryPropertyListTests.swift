@@ -30,12 +30,16 @@ import Testing
         ]
     }
 
+    static func exact(_ values: [String: Any]) -> [DefaultsStoredKey: PropertyList] {
+        Dictionary(uniqueKeysWithValues: values.map { (DefaultsStoredKey($0.key), PropertyList($0.value)) })
+    }
+
     func parse(_ data: Data) throws -> [String: Any] {
         try #require(PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
 
     @Test func everyKindOfValueReadsBackExactly() throws {
-        let written = try BinaryPropertyList.data(Self.samples.mapValues(PropertyList.init))
+        let written = try BinaryPropertyList.data(Self.exact(Self.samples))
         #expect(written.starts(with: Array("bplist00".utf8)))
         let parsed = try parse(written)
         #expect(Set(parsed.keys) == Set(Self.samples.keys))
@@ -65,7 +69,9 @@ import Testing
             Date(timeIntervalSinceReferenceDate: $0 * year)
         }
         let contents = Dictionary(
-            uniqueKeysWithValues: dates.enumerated().map { ("\($0.offset)", PropertyList($0.element)) })
+            uniqueKeysWithValues: dates.enumerated().map {
+                (DefaultsStoredKey("\($0.offset)"), PropertyList($0.element))
+            })
         let parsed = try parse(try BinaryPropertyList.data(contents))
         let wrong = dates.enumerated().filter { (parsed["\($0.offset)"] as? Date) != $0.element }
         #expect(
@@ -81,7 +87,8 @@ import Testing
 
     /// 70,000 objects need references of three bytes or more, and offsets past 65,535.
     @Test func largeSuitesUseWideReferences() throws {
-        let contents = Dictionary(uniqueKeysWithValues: (0..<35_000).map { ("key \($0)", PropertyList($0)) })
+        let contents = Dictionary(
+            uniqueKeysWithValues: (0..<35_000).map { (DefaultsStoredKey("key \($0)"), PropertyList($0)) })
         let parsed = try parse(try BinaryPropertyList.data(contents))
         #expect(parsed.count == 35_000)
         #expect((parsed["key 34999"] as? NSNumber)?.intValue == 34_999)

@@ -10,7 +10,7 @@
 // rules, a @Sendable body) and exist only for Sendable value types: `didSet` requires
 // `Value: Sendable`.
 @usableFromInline final class KeySlot: @unchecked Sendable {
-    let key: String
+    let key: DefaultsStoredKey
     /// Whether `object` reflects the backend yet; a slot is filled on first use.
     @exclusivity(unchecked) var isLoaded = false
     /// The stored object, `nil` when nothing is stored.
@@ -49,7 +49,7 @@
     /// The cache, for reads that take no lock, where it fits in two words.
     @usableFromInline let snapshot = CacheSnapshot()
 
-    init(key: String) {
+    init(key: DefaultsStoredKey) {
         self.key = key
     }
 

@@ -80,33 +80,26 @@ enum KeyedArchive {
     }
 
     /// The class name recorded for the root object: `$top.root` → `$objects[root].$class`
-    /// → `$objects[class].$classname`.
+    /// → `$objects[class].$classname`. Read with the engine's bounded reader, so a crafted
+    /// archive is refused here before Foundation's unbounded parser ever sees it.
     static func rootClassName(in data: Data) -> String? {
         guard
-            let archive = try? PropertyListSerialization.propertyList(from: data, format: nil)
-                as? [String: Any],
+            let archive = (try? PropertyListReader.object(from: data, allowingUIDs: true))
+                .flatMap(StoredObject.dictionary),
             let objects = archive["$objects"] as? [Any],
-            let top = archive["$top"] as? [String: Any],
+            let top = archive["$top"].flatMap(StoredObject.dictionary),
             let root = top["root"].flatMap(uidValue),
             objects.indices.contains(root),
-            let rootObject = objects[root] as? [String: Any],
+            let rootObject = StoredObject.dictionary(objects[root]),
             let classUID = rootObject["$class"].flatMap(uidValue),
             objects.indices.contains(classUID),
-            let classInfo = objects[classUID] as? [String: Any]
+            let classInfo = StoredObject.dictionary(objects[classUID])
         else { return nil }
         return classInfo["$classname"] as? String
     }
 
-    /// The index stored in an archiver UID, whose type is private to Foundation: a `value`
-    /// property on corelibs, `{value = N}` in the description on Darwin.
     private static func uidValue(_ uid: Any) -> Int? {
-        if let value = Mirror(reflecting: uid).children.first(where: { $0.label == "value" })?.value,
-            let index = (value as? UInt32).map(Int.init) ?? (value as? Int)
-        {
-            return index
-        }
-        let description = String(describing: uid)
-        guard let range = description.range(of: "value = ") else { return nil }
-        return Int(description[range.upperBound...].prefix { $0.isNumber })
+        guard let uid = uid as? ArchiveUID, uid.value <= UInt64(Int.max) else { return nil }
+        return Int(uid.value)
     }
 }

@@ -21,7 +21,7 @@ struct PlistFile: Sendable {
 
     /// What a read of the file found.
     enum Contents {
-        case values([String: PropertyList])
+        case values([DefaultsStoredKey: PropertyList])
         /// The bytes were read and do not parse; `underlying` says why.
         case unparsable(any Error)
         /// The file could not be read (permissions, an I/O error): not the same as corrupt.
@@ -152,12 +152,8 @@ struct PlistFile: Sendable {
             // corelibs reads an empty or whitespace-only file as an empty suite.
             return (.values([:]), true, identity)
         }
-        do {
-            let root = try PropertyListSerialization.propertyList(from: data, format: nil)
-            guard let entries = StoredObject.dictionary(root) else {
-                throw DefaultsTypeMismatch(expected: "a dictionary at the root", found: StoredObject.describe(root))
-            }
-            return (.values(entries.mapValues(PropertyList.init)), false, identity)
+        do throws(PropertyListFormatError) {
+            return (.values(try PropertyListReader.suiteContents(from: data)), false, identity)
         } catch {
             return (.unparsable(error), false, identity)
         }
@@ -191,7 +187,7 @@ struct PlistFile: Sendable {
     /// symlink stays one: its target is replaced. No contents removes a plain file, as corelibs
     /// does. Call with the lock held: temporary files found then are left by a killed writer,
     /// and are removed.
-    func replace(with contents: [String: PropertyList]) throws(DefaultsError) {
+    func replace(with contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)
@@ -342,11 +338,13 @@ struct ParseFailure: Error, CustomStringConvertible {
     let description: String
 
     init(_ error: any Error) {
-        let nsError = error as NSError
-        let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        let message =
-            error is DefaultsTypeMismatch
-            ? "\(error)" : "not a property list: \(detail)"
+        let message: String
+        if error is DefaultsTypeMismatch || error is PropertyListFormatError {
+            message = "\(error)"
+        } else {
+            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            message = "not a property list: \(detail)"
+        }
         description = message.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

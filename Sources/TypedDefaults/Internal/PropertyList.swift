@@ -58,6 +58,17 @@ struct PropertyList: @unchecked Sendable {
         }
         if let first = StoredObject.dictionary(first), let second = StoredObject.dictionary(second) {
             return first.count == second.count
+                && first.allSatisfy { key, value in
+                    guard let index = second.index(forKey: key), second[index].key.utf8.elementsEqual(key.utf8) else {
+                        return false
+                    }
+                    return same(value, second[index].value)
+                }
+        }
+        if first is StoredObject.ExactDictionary || second is StoredObject.ExactDictionary,
+            let first = StoredObject.exactEntries(first), let second = StoredObject.exactEntries(second)
+        {
+            return first.count == second.count
                 && first.allSatisfy { key, value in second[key].map { same(value, $0) } ?? false }
         }
         return false

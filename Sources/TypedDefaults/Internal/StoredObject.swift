@@ -54,10 +54,50 @@ enum StoredObject {
         return elements.map { $0 ?? Missing() }
     }
 
-    /// The entries of a stored dictionary, or `nil` when `object` is not a `String`-keyed one.
+    /// The entries of a stored dictionary, or `nil` when `object` is not a `String`-keyed one, or
+    /// is an ``ExactDictionary``, which no Swift dictionary can hold (a typed read of it is a
+    /// mismatch, its bytes left as they are).
     static func dictionary(_ object: Any) -> [String: Any]? {
         guard let entries = object as? [String: Any?] else { return nil }
         return entries.mapValues { $0 ?? Missing() }
+    }
+
+    /// The entries of a stored dictionary with their keys exactly as stored, an
+    /// ``ExactDictionary``'s included; `nil` when `object` is no dictionary.
+    static func exactEntries(_ object: Any) -> [DefaultsStoredKey: Any]? {
+        if let exact = object as? ExactDictionary { return exact.entries }
+        guard let entries = dictionary(object) else { return nil }
+        var exact: [DefaultsStoredKey: Any] = [:]
+        exact.reserveCapacity(entries.count)
+        for (key, value) in entries { exact[DefaultsStoredKey(key)] = value }
+        return exact
+    }
+
+    /// The object for a dictionary of exact keys: a `[String: Any]`, as the engine writes, unless
+    /// two keys are one as Swift strings.
+    static func dictionaryObject(_ entries: [DefaultsStoredKey: Any]) -> Any {
+        var dictionary: [String: Any] = [:]
+        dictionary.reserveCapacity(entries.count)
+        for (key, value) in entries { dictionary[key.name] = value }
+        return dictionary.count == entries.count ? dictionary : ExactDictionary(entries)
+    }
+
+    /// A stored dictionary with keys that differ in their Unicode scalars but that Swift's
+    /// `String` sees as equal (`"caf\u{E9}"` and `"cafe\u{301}"`): another program's, read
+    /// from a suite. It is kept exactly, so a commit writes both keys back as they were; a typed
+    /// read of it is a mismatch, since no `[String: Value]` can hold both.
+    struct ExactDictionary {
+        let entries: [DefaultsStoredKey: Any]
+
+        init(_ entries: [DefaultsStoredKey: Any]) {
+            self.entries = entries
+        }
+
+        init(_ pairs: [(key: String, value: Any)]) {
+            var entries: [DefaultsStoredKey: Any] = [:]
+            for (key, value) in pairs { entries[DefaultsStoredKey(key)] = value }
+            self.entries = entries
+        }
     }
 
     /// Stands in for a hole in a stored collection.
@@ -83,6 +123,9 @@ enum StoredObject {
         if let date = object as? Date { return "Date \(date)" }
         if let elements = array(object) { return "Array (\(elements.count) elements)" }
         if let entries = dictionary(object) { return "Dictionary (\(entries.count) entries)" }
+        if let exact = object as? ExactDictionary {
+            return "Dictionary (\(exact.entries.count) entries, some keys equal as Swift strings)"
+        }
         if object is Missing { return "nothing" }
         return String(describing: type(of: object))
     }
@@ -110,6 +153,8 @@ enum StoredObject {
             children = elements
         case let entries as [String: Any]:
             children = Array(entries.values)
+        case let exact as ExactDictionary:
+            children = Array(exact.entries.values)
         default:
             return .notAPropertyList
         }

@@ -6,7 +6,7 @@ import Foundation
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {
-    let key: String
+    let key: DefaultsStoredKey
     let oldObject: PropertyList?
     let newObject: PropertyList?
     let origin: DefaultsChangeOrigin
@@ -21,11 +21,11 @@ final class SuiteObservers: @unchecked Sendable {
     final class Entry: Sendable {
         let id: UInt64
         /// The keys observed, or `nil` for every key.
-        let keys: Set<String>?
+        let keys: Set<DefaultsStoredKey>?
         let deliver: @Sendable (SlotChange) -> Void
         private let active = Locked(true)
 
-        init(id: UInt64, keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) {
+        init(id: UInt64, keys: Set<DefaultsStoredKey>?, deliver: @escaping @Sendable (SlotChange) -> Void) {
             self.id = id
             self.keys = keys
             self.deliver = deliver
@@ -68,7 +68,7 @@ final class SuiteObservers: @unchecked Sendable {
         #endif
     }
 
-    func add(keys: Set<String>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {
+    func add(keys: Set<DefaultsStoredKey>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {
         lock.withLock {
             nextID += 1
             let entry = Entry(id: nextID, keys: keys, deliver: deliver)

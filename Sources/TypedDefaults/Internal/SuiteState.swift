@@ -32,12 +32,12 @@ import Foundation
     /// Whether the state lives as long as the process: every suite but an in-memory store.
     let isPermanent: Bool
     /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
-    private let refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)?
+    private let refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
     private let flushLock = NSLock()
-    @exclusivity(unchecked) private var slots: [String: KeySlot] = [:]
+    @exclusivity(unchecked) private var slots: [DefaultsStoredKey: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
-    @exclusivity(unchecked) private var stored: [String: PropertyList]?
+    @exclusivity(unchecked) private var stored: [DefaultsStoredKey: PropertyList]?
     @exclusivity(unchecked) private var hasLoaded = false
     /// The slots whose objects are changes not yet committed (`KeySlot.isPending`), and some
     /// whose changes were dropped since. A list, not a dictionary by key: a write appends at
@@ -95,8 +95,9 @@ import Foundation
     func slot(for key: String, declaring type: Any.Type? = nil) -> KeySlot {
         var conflict: DefaultsError?
         defer { if let conflict { DefaultsError.report(conflict) } }
+        let storedKey = DefaultsStoredKey(key)
         return lock.withLock {
-            let slot = slotLocked(for: key)
+            let slot = slotLocked(for: storedKey)
             if let type, !slot.declaredTypes.contains(where: { $0.id == ObjectIdentifier(type) }) {
                 slot.declaredTypes.append((ObjectIdentifier(type), String(reflecting: type)))
                 if slot.declaredTypes.count > 1 {
@@ -184,7 +185,7 @@ import Foundation
         if let cached = found.cached { return .cached(cached) }
         guard let object = found.object else { return .missing }
         let generation = found.generation
-        let result = Conversion.decode(object, as: Value.self, key: slot.key)
+        let result = Conversion.decode(object, as: Value.self, key: slot.key.name)
         lock.withLock {
             if slot.generation == generation, slot.isLoaded { slot.cache(result) }
         }
@@ -193,10 +194,10 @@ import Foundation
 
     /// The backend's whole contents, this process's pending changes written first, read
     /// without the cross-process lock where the backend allows it and repairing nothing.
-    func storedContents() throws(DefaultsError) -> [String: PropertyList] {
+    func storedContents() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList] {
         if lock.withLock({ pendingSlots.contains { $0.isPending } }) { try flush() }
         if let contents = try backend.readWholeWithoutLock() { return contents }
-        var contents: [String: PropertyList] = [:]
+        var contents: [DefaultsStoredKey: PropertyList] = [:]
         try commitEdit(repairing: false) { edit in contents = edit.contents }
         return contents
     }
@@ -292,7 +293,7 @@ import Foundation
         do {
             try lockFlushes(waitingAtMost: limit)
         } catch {
-            after.report(Self.updateFailure(error, key: slot.key))
+            after.report(Self.updateFailure(error, key: slot.key.name))
             return
         }
         defer { flushLock.unlock() }
@@ -318,7 +319,7 @@ import Foundation
         } catch {
             // Whatever nested updates and flushes joined stays pending too.
             restore(transaction?.changes ?? changes)
-            after.report(Self.updateFailure(error, key: slot.key))
+            after.report(Self.updateFailure(error, key: slot.key.name))
         }
     }
 
@@ -353,7 +354,7 @@ import Foundation
         try lockFlushes(waitingAtMost: limit)
         defer { flushLock.unlock() }
         let changes = committingPending ? takePending() : [:]
-        var edited: [String: PropertyList?] = [:]
+        var edited: [DefaultsStoredKey: PropertyList?] = [:]
         var transaction: Transaction?
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: repairing) {
@@ -442,7 +443,7 @@ import Foundation
     /// current object is delivered first (for `nil`, each key that holds one), in order with
     /// the changes that follow.
     func addObserver(
-        keys: Set<String>?, initial: Bool = false, deliver: @escaping @Sendable (SlotChange) -> Void
+        keys: Set<DefaultsStoredKey>?, initial: Bool = false, deliver: @escaping @Sendable (SlotChange) -> Void
     ) -> DefaultsObservation {
         var after = AfterUnlock()
         defer { after.run() }
@@ -453,7 +454,7 @@ import Foundation
             if keys == nil { _ = loadSuite(&after) }
             let entry = observers.add(keys: keys, deliver: deliver)
             if initial {
-                let initialKeys: [String]
+                let initialKeys: [DefaultsStoredKey]
                 if let keys {
                     initialKeys = keys.sorted()
                 } else if loadSuite(&after) {
@@ -586,7 +587,7 @@ import Foundation
         pendingSlots.append(slot)
     }
 
-    private func slotLocked(for key: String) -> KeySlot {
+    private func slotLocked(for key: DefaultsStoredKey) -> KeySlot {
         if let slot = slots[key] { return slot }
         let slot = KeySlot(key: key)
         slots[key] = slot
@@ -606,7 +607,7 @@ import Foundation
 
     /// Every key the suite holds or this process has used: the loaded contents' (or, for a
     /// backend that reads key by key, its own list), and every slot's.
-    private func knownKeys() -> Set<String> {
+    private func knownKeys() -> Set<DefaultsStoredKey> {
         Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
     }
 
@@ -670,9 +671,9 @@ import Foundation
     }
 
     /// Takes every pending change for a commit.
-    private func takePending() -> [String: PropertyList?] {
+    private func takePending() -> [DefaultsStoredKey: PropertyList?] {
         lock.withLock {
-            var changes: [String: PropertyList?] = [:]
+            var changes: [DefaultsStoredKey: PropertyList?] = [:]
             for slot in pendingSlots {
                 slot.isListedPending = false
                 if slot.isPending {
@@ -687,7 +688,7 @@ import Foundation
     }
 
     /// Forgets what the backend held under keys now committed, unless written again since.
-    private func forgetBases(of changes: [String: PropertyList?]) {
+    private func forgetBases(of changes: [DefaultsStoredKey: PropertyList?]) {
         for key in changes.keys {
             if let slot = slots[key], !slot.isPending { slot.pendingBase = nil }
         }
@@ -696,7 +697,7 @@ import Foundation
     /// Puts back changes whose commit failed, unless the key was written again since. Called
     /// by the commit that took them, still holding `flushLock`: each slot still holds its change
     /// (see `pendingSlots`).
-    private func restore(_ changes: [String: PropertyList?]) {
+    private func restore(_ changes: [DefaultsStoredKey: PropertyList?]) {
         lock.withLock {
             for key in changes.keys {
                 if let slot = slots[key], !slot.isPending { markPending(slot) }
@@ -714,7 +715,7 @@ import Foundation
     /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
     /// written here since, change to them.
     private func takeIn(
-        _ contents: [String: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
+        _ contents: [DefaultsStoredKey: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
         let previous = stored
         stored = contents
@@ -747,11 +748,11 @@ import Foundation
 private final class Transaction {
     let thread = pthread_self()
     let edit: SuiteEdit
-    private(set) var changes: [String: PropertyList?]
+    private(set) var changes: [DefaultsStoredKey: PropertyList?]
     /// The pending changes taken in, from the start and by nested updates and flushes.
-    private var taken: [String: PropertyList?]
+    private var taken: [DefaultsStoredKey: PropertyList?]
 
-    init(edit: SuiteEdit, retrying previous: Transaction?, changes: [String: PropertyList?]) {
+    init(edit: SuiteEdit, retrying previous: Transaction?, changes: [DefaultsStoredKey: PropertyList?]) {
         self.edit = edit
         self.changes = changes
         taken = changes
@@ -759,13 +760,13 @@ private final class Transaction {
     }
 
     /// Takes pending changes into the commit.
-    func take(_ changes: [String: PropertyList?]) {
+    func take(_ changes: [DefaultsStoredKey: PropertyList?]) {
         join(changes)
         taken.merge(changes) { $1 }
     }
 
     /// Takes a nested update's change into the commit.
-    func join(_ changes: [String: PropertyList?]) {
+    func join(_ changes: [DefaultsStoredKey: PropertyList?]) {
         edit.apply(changes)
         self.changes.merge(changes) { $1 }
     }

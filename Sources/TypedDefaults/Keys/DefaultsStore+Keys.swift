@@ -101,7 +101,7 @@ extension DefaultsStore {
     ///   cannot be encoded, or one declared with `dynamicDefault:`, which has no one value to
     ///   register. Nothing is registered then.
     public func register<each Value>(_ keys: repeat DefaultsKey<each Value>) throws(DefaultsError) {
-        var objects: [String: PropertyList] = [:]
+        var objects: [DefaultsStoredKey: PropertyList] = [:]
         for key in repeat each keys {
             let binding = key.binding(in: state)
             guard let value = key.defaultSource.fixedValue else {
@@ -110,7 +110,7 @@ extension DefaultsStore {
             let object = try Conversion.encode(binding.applyingRules(to: value), key: key.name).get()
             // A `nil` default: nothing to register (the nil marker would show to plain readers).
             if NilMarker.depth(of: object.object) == 0 { continue }
-            objects[key.name] = object
+            objects[DefaultsStoredKey(key.name)] = object
         }
         state.backend.register(objects)
     }

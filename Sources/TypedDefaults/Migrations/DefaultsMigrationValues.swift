@@ -16,7 +16,7 @@ public struct DefaultsMigrationValues {
 
     /// Every key the suite holds, with this step's changes.
     public var keys: [String] {
-        work.keys.sorted()
+        work.keys.sorted().map(\.name)
     }
 
     /// The stored object for `key` (`nil` when nothing is stored); set `nil` to remove it.
@@ -32,7 +32,7 @@ public struct DefaultsMigrationValues {
             if let problem = StoredObject.storageProblem(object) {
                 let error: any Error =
                     problem == .nestedTooDeeply ? NestedTooDeeply() : NotAPropertyList(type: type(of: object))
-                throw DefaultsError.encodingFailed(key: key, underlying: error)
+                throw DefaultsError.encodingFailed(key: key.name, underlying: error)
             }
         }
         return work

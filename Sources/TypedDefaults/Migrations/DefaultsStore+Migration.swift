@@ -106,7 +106,7 @@ extension DefaultsStore {
         try state.commitEdit { [state] edit throws(DefaultsError) in
             let current: Int
             do {
-                current = try Self.version(in: edit[Self.schemaVersionKey])
+                current = try Self.version(in: edit[DefaultsStoredKey(Self.schemaVersionKey)])
             } catch {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }
@@ -118,8 +118,9 @@ extension DefaultsStore {
                     if move.store.state === state {
                         if work[move.key] == nil { work[move.key] = move.object }
                     } else {
+                        let key = DefaultsStoredKey(move.key)
                         try move.store.state.commitEdit { destination in
-                            if destination[move.key] == nil { destination[move.key] = move.object }
+                            if destination[key] == nil { destination[key] = move.object }
                         }
                     }
                 }
@@ -127,7 +128,7 @@ extension DefaultsStore {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }
             for (key, object) in work.changes { edit[key] = object }
-            edit[Self.schemaVersionKey] = PropertyList(version)
+            edit[DefaultsStoredKey(Self.schemaVersionKey)] = PropertyList(version)
         }
     }
 

@@ -10,18 +10,24 @@ struct MigrationWork {
         let object: PropertyList
     }
 
-    private let stored: (String) -> PropertyList?
-    private let storedKeys: () -> Set<String>
+    private let stored: (DefaultsStoredKey) -> PropertyList?
+    private let storedKeys: () -> Set<DefaultsStoredKey>
     /// Every key changed so far: `nil` removes it.
-    private(set) var changes: [String: PropertyList?] = [:]
+    private(set) var changes: [DefaultsStoredKey: PropertyList?] = [:]
     var moves: [Move] = []
 
-    init(stored: @escaping (String) -> PropertyList?, storedKeys: @escaping () -> Set<String>) {
+    init(stored: @escaping (DefaultsStoredKey) -> PropertyList?, storedKeys: @escaping () -> Set<DefaultsStoredKey>) {
         self.stored = stored
         self.storedKeys = storedKeys
     }
 
-    subscript(key: String) -> PropertyList? {
+    /// The object stored under the key named exactly `name`, with the changes.
+    subscript(name: String) -> PropertyList? {
+        get { self[stored: DefaultsStoredKey(name)] }
+        set { self[stored: DefaultsStoredKey(name)] = newValue }
+    }
+
+    subscript(stored key: DefaultsStoredKey) -> PropertyList? {
         get {
             if let changed = changes[key] { return changed }
             return stored(key)
@@ -30,7 +36,7 @@ struct MigrationWork {
     }
 
     /// Every key held, with the changes.
-    var keys: Set<String> {
+    var keys: Set<DefaultsStoredKey> {
         var keys = storedKeys()
         for (key, object) in changes {
             if object == nil { keys.remove(key) } else { keys.insert(key) }
@@ -55,10 +61,10 @@ extension MigrationWork {
     func changes(since before: MigrationWork) -> [DefaultsMigrationReport.Change] {
         let describe = { (object: PropertyList?) in object.map { StoredObject.describe($0.object) } }
         let local = changes.keys.sorted().compactMap { key -> DefaultsMigrationReport.Change? in
-            let (old, new) = (before[key], self[key])
+            let (old, new) = (before[stored: key], self[stored: key])
             guard !PropertyList.same(old, new) else { return nil }
             return DefaultsMigrationReport.Change(
-                key: key, suite: nil, oldValue: describe(old), newValue: describe(new))
+                key: key.name, suite: nil, oldValue: describe(old), newValue: describe(new))
         }
         let moved = moves.map { move in
             DefaultsMigrationReport.Change(

@@ -13,11 +13,14 @@ extension DefaultsStore {
     /// file (on Linux); through a `UserDefaults` object, only keys this process has read or
     /// written. With `initial: true`, each of `keys` is delivered first, as it is now (with
     /// `nil`, each key that holds a value).
+    ///
+    /// Keys are matched exactly, scalar for scalar (see ``DefaultsStoredKey``): an observer of
+    /// `"caf\u{E9}"` does not hear of `"cafe\u{301}"`, which a suite may hold beside it.
     public func observe(
-        keys: Set<String>? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+        keys: [String]? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        state.addObserver(keys: keys, initial: initial) { change in
-            handler(DefaultsKeyChange(key: change.key, origin: change.origin))
+        state.addObserver(keys: keys.map { Set($0.map { DefaultsStoredKey($0) }) }, initial: initial) { change in
+            handler(DefaultsKeyChange(key: change.key.name, origin: change.origin))
         }
     }
 
@@ -26,7 +29,7 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }
     /// ```
-    public func changes(keys: Set<String>? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
+    public func changes(keys: [String]? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
         .observing { observe(keys: keys, initial: initial, $0) }
     }
 
@@ -79,8 +82,8 @@ extension DefaultsStore {
         _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        var names: Set<String> = [first.name, second.name]
-        for key in repeat each rest { names.insert(key.name) }
+        var names = [first.name, second.name]
+        for key in repeat each rest { names.append(key.name) }
         return observe(keys: names, initial: initial, handler)
     }
 

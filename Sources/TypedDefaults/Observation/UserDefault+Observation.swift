@@ -22,7 +22,7 @@ extension UserDefault where Value: Sendable {
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {
         let (key, decode) = (key, typedDecoder())
-        return store.state.addObserver(keys: [key], initial: initial) { change in
+        return store.state.addObserver(keys: [DefaultsStoredKey(key)], initial: initial) { change in
             handler(
                 DefaultsValueChange(
                     key: key, oldValue: decode(change.oldObject), newValue: decode(change.newObject),
@@ -44,7 +44,9 @@ extension UserDefault where Value: Sendable {
     public var values: AsyncStream<Value> {
         let decode = typedDecoder()
         return .observing { deliver in
-            store.state.addObserver(keys: [key], initial: true) { change in deliver(decode(change.newObject)) }
+            store.state.addObserver(keys: [DefaultsStoredKey(key)], initial: true) { change in
+                deliver(decode(change.newObject))
+            }
         }
     }
 

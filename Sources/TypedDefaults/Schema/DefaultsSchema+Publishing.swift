@@ -47,7 +47,8 @@ extension DefaultsSchema {
                 order.append(id)
                 suites[id] = (store, [])
             }
-            guard suites[id]?.keys.contains(where: { $0.name == key.name }) == false else { continue }
+            let name = DefaultsStoredKey(key.name)
+            guard suites[id]?.keys.contains(where: { DefaultsStoredKey($0.name) == name }) == false else { continue }
             suites[id]?.keys.append(key)
         }
         var written: [URL] = []

@@ -29,9 +29,11 @@ public struct DefaultsSchema: Sendable, Hashable {
         self.keys = keys
     }
 
-    /// The key named `name`, if the schema declares it.
+    /// The key named exactly `name`, scalar for scalar (see ``DefaultsStoredKey``), if the
+    /// schema declares it.
     public subscript(name: String) -> Key? {
-        keys.first { $0.name == name }
+        let wanted = DefaultsStoredKey(name)
+        return keys.first { DefaultsStoredKey($0.name) == wanted }
     }
 }
 

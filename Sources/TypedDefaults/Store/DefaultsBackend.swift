@@ -8,7 +8,8 @@ import Foundation
 /// @UserDefault("maxConnections", store: store) var maxConnections = 100
 /// ```
 ///
-/// A backend stores property-list values per key (``DefaultsStoredValue``) and does three
+/// A backend stores property-list values per key (``DefaultsStoredValue``, keyed exactly by
+/// ``DefaultsStoredKey``: a key is its Unicode scalars, not its normalization) and does three
 /// things: it loads everything, commits a set of changes atomically (running a
 /// read-modify-write of the freshest values inside the same commit), and tells the store when
 /// something else changed its values. Everything else is the engine's and works the same on
@@ -38,7 +39,7 @@ public protocol DefaultsBackend: Sendable {
     /// Every key and its value, as stored now.
     ///
     /// - Throws: When the values cannot be read; the engine reads defaults and tries again.
-    func load() throws(DefaultsError) -> [String: DefaultsStoredValue]
+    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue]
 
     /// One atomic commit: takes the freshest stored values, applies `changes` (`nil` removes a
     /// key), runs `edit` on the result, stores what differs from what was stored, and returns
@@ -55,9 +56,9 @@ public protocol DefaultsBackend: Sendable {
     /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
     ///   when the values could not be stored or another writer held them past `deadline`.
     func commit(
-        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue]
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue]
 
     /// Starts calling `changed` each time something other than this backend's own commits may
     /// have changed the stored values (another process or machine); the store then loads them
@@ -72,13 +73,13 @@ public protocol DefaultsBackend: Sendable {
     /// still refuses values over them in ``commit(_:before:edit:)``, where `edit` may make them.
     ///
     /// ```swift
-    /// func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-    ///     if key.utf8.count > 200 { throw .encodingFailed(key: key, underlying: KeyTooLong()) }
+    /// func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
+    ///     if key.name.utf8.count > 200 { throw .encodingFailed(key: key.name, underlying: KeyTooLong()) }
     /// }
     /// ```
-    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
+    func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 }
 
 extension DefaultsBackend {
-    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {}
+    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
 }

@@ -50,16 +50,16 @@ struct StateBackend: DefaultsBackend {
 
     var location: String { state.location }
 
-    func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         try DefaultsStoredValue.values(of: state.storedContents())
     }
 
     /// Waits for other writers as the engine does, at most 5 seconds, whatever `deadline` says.
     func commit(
-        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        var after: [String: DefaultsStoredValue] = [:]
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        var after: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         try withoutActuallyEscaping(edit) { edit throws(DefaultsError) in
             try state.commitEdit(repairing: false) { suiteEdit throws(DefaultsError) in
                 after = try suiteEdit.editValues { values throws(DefaultsError) in

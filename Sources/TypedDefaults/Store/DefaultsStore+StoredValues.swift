@@ -18,7 +18,7 @@ extension DefaultsStore {
     ///
     /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``, or
     ///   ``DefaultsError/writeFailed(path:underlying:)`` when the lock could not be taken.
-    public func storedValues() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+    public func storedValues() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         try DefaultsStoredValue.values(of: state.storedContents())
     }
 
@@ -54,7 +54,8 @@ extension DefaultsStore {
     ///   (``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``), a value nests too deeply to store (``DefaultsError/encodingFailed(key:underlying:)``),
     ///   or the file could not be written.
     @discardableResult
-    public func editStoredValues<Result>(_ body: (inout [String: DefaultsStoredValue]) throws -> Result) throws
+    public func editStoredValues<Result>(_ body: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws -> Result)
+        throws
         -> Result
     {
         try withoutActuallyEscaping(body) { body in
@@ -88,8 +89,8 @@ private struct NoResult: Error {}
 
 extension SuiteEdit {
     /// Everything the edit holds now.
-    var contents: [String: PropertyList] {
-        var contents: [String: PropertyList] = [:]
+    var contents: [DefaultsStoredKey: PropertyList] {
+        var contents: [DefaultsStoredKey: PropertyList] = [:]
         for key in baseKeys().union(changes.keys) { contents[key] = self[key] }
         return contents
     }
@@ -98,14 +99,14 @@ extension SuiteEdit {
     /// left: each key whose value changed is written, each key `body` removed is removed.
     /// Returns the values `body` left.
     func editValues(
-        _ body: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        _ body: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         let before = contents
         var values = try DefaultsStoredValue.values(of: before)
         try body(&values)
         for key in Set(before.keys).union(values.keys) {
             let after = try values[key].map { value throws(DefaultsError) in
-                try Conversion.encode(value, key: key).get()
+                try Conversion.encode(value, key: key.name).get()
             }
             if !PropertyList.same(before[key], after) { self[key] = after }
         }
@@ -116,12 +117,14 @@ extension SuiteEdit {
 extension DefaultsStoredValue {
     /// The values of a suite's stored objects; an object that is no property list (which the
     /// engine never stores) is a mismatch.
-    static func values(of contents: [String: PropertyList]) throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        var values: [String: DefaultsStoredValue] = [:]
+    static func values(of contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> [DefaultsStoredKey:
+        DefaultsStoredValue]
+    {
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         for (key, object) in contents {
             guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
                 throw .typeMismatch(
-                    key: key, expected: "a property-list value", found: StoredObject.describe(object.object))
+                    key: key.name, expected: "a property-list value", found: StoredObject.describe(object.object))
             }
             values[key] = value
         }

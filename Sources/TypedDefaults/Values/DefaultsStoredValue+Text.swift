@@ -119,7 +119,7 @@ extension DefaultsStoredValue {
         case .bool(let flag):
             self = .boolean(flag)
         case .null:
-            self = .dictionary([NilMarker.key: .integer(0)])
+            self = .dictionary([DefaultsStoredKey(NilMarker.key): .integer(0)])
         case .number(let text, let isInteger):
             if isInteger {
                 self = try DefaultsStoredValue(parsing: text, as: .integer)
@@ -138,16 +138,23 @@ extension DefaultsStoredValue {
                 self = special
                 return
             }
-            var values: [String: DefaultsStoredValue] = [:]
-            for member in members {
-                let key = member.key
-                guard values[key] == nil else {
-                    throw FormatError("the member \(String(reflecting: key)) appears twice")
-                }
-                values[key] = try DefaultsStoredValue(member.value)
-            }
-            self = .dictionary(values)
+            self = .dictionary(try Self.entries(members))
         }
+    }
+
+    /// An object's members as a dictionary, keyed exactly: members whose names differ only in
+    /// their Unicode normalization are two entries; a name given twice is refused.
+    private static func entries(_ members: [JSONText.Member]) throws(FormatError) -> [DefaultsStoredKey: Self] {
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        values.reserveCapacity(members.count)
+        for member in members {
+            let key = DefaultsStoredKey(member.key)
+            guard values[key] == nil else {
+                throw FormatError("the member \(String(reflecting: member.key)) appears twice")
+            }
+            values[key] = try DefaultsStoredValue(member.value)
+        }
+        return values
     }
 
     /// The value of a `$`-named single member, or `nil` for an ordinary one.
@@ -175,9 +182,7 @@ extension DefaultsStoredValue {
             default: throw FormatError("$real takes \"nan\", \"inf\" or \"-inf\"")
             }
         case ("$dictionary", .object(let members)):
-            var values: [String: DefaultsStoredValue] = [:]
-            for member in members { values[member.key] = try DefaultsStoredValue(member.value) }
-            return .dictionary(values)
+            return .dictionary(try entries(members))
         case ("$date", _), ("$data", _), ("$real", _), ("$dictionary", _):
             throw FormatError("\(member.key) holds a value of the wrong kind")
         default:
@@ -224,7 +229,7 @@ extension DefaultsStoredValue {
             return .array(values.map(\.jsonValue))
         case .dictionary(let values):
             if case .explicitNil(depth: 0) = encoding { return .null }
-            let members = values.sorted { $0.key < $1.key }.map { JSONText.Member($0.key, $0.value.jsonValue) }
+            let members = values.sorted { $0.key < $1.key }.map { JSONText.Member($0.key.name, $0.value.jsonValue) }
             if members.count == 1, members[0].key.hasPrefix("$") {
                 return .object([JSONText.Member("$dictionary", .object(members))])
             }

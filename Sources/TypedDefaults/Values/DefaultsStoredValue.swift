@@ -25,7 +25,9 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     case date(Date)
     case data(Data)
     case array([DefaultsStoredValue])
-    case dictionary([String: DefaultsStoredValue])
+    /// Keyed exactly: two keys that differ only in their Unicode normalization are two keys
+    /// (see ``DefaultsStoredKey``).
+    case dictionary([DefaultsStoredKey: DefaultsStoredValue])
 
     /// The kinds of property-list value, named as macOS `defaults read-type` names them.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -51,6 +53,9 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,
     /// `[String: Any]`), or `nil` for an object that is not a property list, or one that nests
     /// deeper than a suite may hold.
+    ///
+    /// A `[String: Any]` cannot hold two keys that differ only in their Unicode normalization;
+    /// values read with ``storedValues()`` or ``init(propertyList:)`` keep both.
     ///
     /// ```swift
     /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)
@@ -81,8 +86,9 @@ public enum DefaultsStoredValue: Sendable, Hashable {
                 values.append(value)
             }
             self = .array(values)
-        } else if depth < StoredObject.maximumNestingDepth, let entries = StoredObject.dictionary(object) {
-            var values: [String: DefaultsStoredValue] = [:]
+        } else if depth < StoredObject.maximumNestingDepth, let entries = StoredObject.exactEntries(object) {
+            var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+            values.reserveCapacity(entries.count)
             for (key, entry) in entries {
                 guard let value = DefaultsStoredValue(entry, depth: depth + 1) else { return nil }
                 values[key] = value
@@ -94,7 +100,9 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     }
 
     /// The value as the Swift objects the engine writes: `Int` for an integer, `UInt64` above
-    /// `Int64.max`, `Double`, `[Any]` and `[String: Any]`.
+    /// `Int64.max`, `Double`, `[Any]` and `[String: Any]`. A dictionary with two keys that are
+    /// equal as Swift strings is an object of the engine's own, which only TypedDefaults reads
+    /// and writes (`UserDefaults.set` refuses it).
     public var propertyListObject: Any {
         switch self {
         case .string(let value): value
@@ -105,7 +113,7 @@ public enum DefaultsStoredValue: Sendable, Hashable {
         case .date(let value): value
         case .data(let value): value
         case .array(let values): values.map(\.propertyListObject)
-        case .dictionary(let values): values.mapValues(\.propertyListObject)
+        case .dictionary(let values): StoredObject.dictionaryObject(values.mapValues(\.propertyListObject))
         }
     }
 }

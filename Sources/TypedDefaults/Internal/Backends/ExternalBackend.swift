@@ -22,10 +22,10 @@ struct ExternalBackend: StoreBackend {
     /// A backend of the program's stores what it is given; there is nothing for the engine to
     /// repair, so `repairing` does not apply.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
-        var storedChanges: [String: DefaultsStoredValue?] = [:]
+        var storedChanges: [DefaultsStoredKey: DefaultsStoredValue?] = [:]
         for (key, object) in changes {
             storedChanges[key] = .some(
                 try object.map { object throws(DefaultsError) in try Self.value(object, key: key) })
@@ -37,14 +37,14 @@ struct ExternalBackend: StoreBackend {
             // The process cannot write part of an edit of another backend at exit: it ends
             // without this commit, and the values stay as they were.
             try objects.edit(with: edit) { _ throws(DefaultsError) in }
-            var edited: [String: DefaultsStoredValue] = [:]
+            var edited: [DefaultsStoredKey: DefaultsStoredValue] = [:]
             for (key, object) in objects { edited[key] = try Self.value(object, key: key) }
             values = edited
         }
         return SuiteContents(values: contents.mapValues(Self.object))
     }
 
-    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? {
+    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? {
         { [backend] object, key in
             do throws(DefaultsError) {
                 try backend.check(try Self.value(object, key: key), forKey: key)
@@ -59,9 +59,11 @@ struct ExternalBackend: StoreBackend {
         PropertyList(value.propertyListObject)
     }
 
-    private static func value(_ object: PropertyList, key: String) throws(DefaultsError) -> DefaultsStoredValue {
+    private static func value(_ object: PropertyList, key: DefaultsStoredKey) throws(DefaultsError)
+        -> DefaultsStoredValue
+    {
         guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
-            throw .encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object.object)))
+            throw .encodingFailed(key: key.name, underlying: NotAPropertyList(type: type(of: object.object)))
         }
         return value
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps values in memory only: for tests and previews.
 struct MemoryBackend: StoreBackend {
-    private let contents = Locked<[String: PropertyList]>([:])
+    private let contents = Locked<[DefaultsStoredKey: PropertyList]>([:])
 
     /// Nothing outside the suite's state reads these contents: writes wait in their slots for
     /// the next update or flush, so an in-memory write costs no more than a file store's.
@@ -21,7 +21,7 @@ struct MemoryBackend: StoreBackend {
     /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
     /// copy, outside this backend's lock (it runs user code, which may read the suite).
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         var values = contents.withLock { $0 }

@@ -15,10 +15,10 @@ struct PlistFileBackend: StoreBackend {
     let suiteName: String
     /// The file as this process last wrote it, and its contents, so that neither a reload nor
     /// the next commit has to read back a file no one else has changed since.
-    private let written = Locked<(identity: PlistFile.Identity, values: [String: PropertyList])?>(nil)
+    private let written = Locked<(identity: PlistFile.Identity, values: [DefaultsStoredKey: PropertyList])?>(nil)
 
     /// What this process last wrote, if the file is still exactly that.
-    private func unchangedSinceWritten() -> [String: PropertyList]? {
+    private func unchangedSinceWritten() -> [DefaultsStoredKey: PropertyList]? {
         guard let written = written.withLock({ $0 }), written.identity == file.identity() else { return nil }
         return written.values
     }
@@ -44,17 +44,17 @@ struct PlistFileBackend: StoreBackend {
 
     /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is
     /// waited out), so a read needs no lock: a stopped writer holding it delays nothing.
-    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? {
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? {
         try file.readLeavingCorrupt().values
     }
 
     /// corelibs keeps one registration domain for the process: every suite's readers see it.
-    func register(_ defaults: [String: PropertyList]) {
-        UserDefaults(suiteName: suiteName)?.register(defaults: defaults.mapValues(\.object))
+    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {
+        UserDefaults(suiteName: suiteName)?.register(defaults: UserDefaultsBackend.foundationDictionary(defaults))
     }
 
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
@@ -83,7 +83,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     /// Replaces the file with `values` and remembers them as this process's last write.
-    private func write(_ values: [String: PropertyList]) throws(DefaultsError) {
+    private func write(_ values: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
         try file.replace(with: values)
         let identity = file.identity()
         written.withLock { $0 = identity.map { ($0, values) } }

@@ -7,7 +7,7 @@ protocol StoreBackend: Sendable {
     func load() -> SuiteContents
 
     /// The stored object for `key`, for backends that do not load whole.
-    func object(forKey key: String) -> PropertyList?
+    func object(forKey key: DefaultsStoredKey) -> PropertyList?
 
     /// What the backend holds now, for ``SuiteState/reload(onlyIfChanged:)``. With
     /// `onlyIfChanged`, a backend that can tell may answer `.unchanged` without reading.
@@ -15,7 +15,7 @@ protocol StoreBackend: Sendable {
 
     /// Called with each write as it happens, under the suite's lock, for backends that others in
     /// the process read directly (a `UserDefaults` object).
-    func writeThrough(key: String, object: PropertyList?)
+    func writeThrough(key: DefaultsStoredKey, object: PropertyList?)
 
     /// Whether a write is committed when its ``Durability`` says. `false` for a backend that
     /// nothing outside the suite's state reads (memory): its writes stay pending in their
@@ -31,28 +31,28 @@ protocol StoreBackend: Sendable {
     /// `repairing` false, left as they are, and the commit throws
     /// ``DefaultsError/unparsableFile(path:underlying:)``.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
     /// Says why an object can never be stored under a key, or `nil`: checked before a write is
     /// made. `nil` for a backend that stores everything, so that a write asks nothing.
-    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? { get }
+    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { get }
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
-    func register(_ defaults: [String: PropertyList])
+    func register(_ defaults: [DefaultsStoredKey: PropertyList])
 
     /// Everything stored, read without the cross-process lock and repairing nothing, for a
     /// backend whose writers replace its contents atomically; `nil` for one that must be read
     /// under its lock (a commit that edits nothing).
-    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]?
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]?
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
 /// moved aside, a file that could not be read) that the caller reports once it holds no lock,
 /// so an error handler that uses the same suite cannot deadlock.
 struct SuiteContents {
-    var values: [String: PropertyList]?
+    var values: [DefaultsStoredKey: PropertyList]?
     var problem: DefaultsError?
     /// The contents could not be read at all: nothing is known, and a later read tries again.
     var isUnreadable = false
@@ -63,7 +63,7 @@ struct SuiteContents {
 /// What a backend found when asked to reload.
 enum Reloaded {
     /// The whole suite.
-    case whole([String: PropertyList])
+    case whole([DefaultsStoredKey: PropertyList])
     /// Ask ``StoreBackend/object(forKey:)`` for each key again.
     case perKey
     /// Nothing changed since this process last wrote or read it, or it cannot be read now.
@@ -78,31 +78,31 @@ final class SuiteEdit {
     /// What a commit runs on the edit; throwing abandons the whole commit.
     typealias Body = (SuiteEdit) throws(DefaultsError) -> Void
 
-    private let base: (String) -> PropertyList?
+    private let base: (DefaultsStoredKey) -> PropertyList?
     /// The keys the contents held before the edit.
-    let baseKeys: () -> Set<String>
+    let baseKeys: () -> Set<DefaultsStoredKey>
     /// The contents before the edit, for a backend that reads its suite whole: what a suite not
     /// loaded yet loads from inside the commit, which holds the backend's lock.
-    let wholeBase: [String: PropertyList]?
+    let wholeBase: [DefaultsStoredKey: PropertyList]?
     /// Every key changed so far: `nil` removes it.
-    private(set) var changes: [String: PropertyList?] = [:]
+    private(set) var changes: [DefaultsStoredKey: PropertyList?] = [:]
     /// Writes the contents as they stand now, for a process that exits in the middle of the
     /// commit (`exit()` called from an update's body).
     var writeNow: () throws(DefaultsError) -> Void = {}
 
-    init(base: @escaping (String) -> PropertyList?, keys: @escaping () -> Set<String>) {
+    init(base: @escaping (DefaultsStoredKey) -> PropertyList?, keys: @escaping () -> Set<DefaultsStoredKey>) {
         self.base = base
         baseKeys = keys
         wholeBase = nil
     }
 
-    init(whole: [String: PropertyList]) {
+    init(whole: [DefaultsStoredKey: PropertyList]) {
         base = { whole[$0] }
         baseKeys = { Set(whole.keys) }
         wholeBase = whole
     }
 
-    subscript(key: String) -> PropertyList? {
+    subscript(key: DefaultsStoredKey) -> PropertyList? {
         get {
             if let changed = changes[key] { return changed }
             return base(key)
@@ -111,24 +111,24 @@ final class SuiteEdit {
     }
 
     /// Applies `changes` on top of what the edit holds.
-    func apply(_ changes: [String: PropertyList?]) {
+    func apply(_ changes: [DefaultsStoredKey: PropertyList?]) {
         for (key, object) in changes { self[key] = object }
     }
 }
 
 extension StoreBackend {
-    func object(forKey key: String) -> PropertyList? { nil }
-    func storedKeys() -> [String] { [] }
-    func writeThrough(key: String, object: PropertyList?) {}
-    var refusal: (@Sendable (_ object: PropertyList, _ key: String) -> DefaultsError?)? { nil }
+    func object(forKey key: DefaultsStoredKey) -> PropertyList? { nil }
+    func storedKeys() -> [DefaultsStoredKey] { [] }
+    func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {}
+    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { nil }
     var commitsOnSchedule: Bool { true }
-    func register(_ defaults: [String: PropertyList]) {}
-    func readWholeWithoutLock() throws(DefaultsError) -> [String: PropertyList]? { nil }
+    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {}
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? { nil }
 }
 
-extension Dictionary where Key == String, Value == PropertyList {
+extension Dictionary where Key == DefaultsStoredKey, Value == PropertyList {
     /// Applies committed changes to a suite's contents.
-    mutating func apply(_ changes: [String: PropertyList?]) {
+    mutating func apply(_ changes: [DefaultsStoredKey: PropertyList?]) {
         for (key, object) in changes {
             self[key] = object
         }
@@ -139,7 +139,8 @@ extension Dictionary where Key == String, Value == PropertyList {
     /// contents are left as they were. Returns whether `edit` changed anything.
     @discardableResult
     mutating func edit(
-        with edit: SuiteEdit.Body?, writeNow: @escaping ([String: PropertyList]) throws(DefaultsError) -> Void
+        with edit: SuiteEdit.Body?,
+        writeNow: @escaping ([DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> Bool {
         guard let edit else { return false }
         let base = self

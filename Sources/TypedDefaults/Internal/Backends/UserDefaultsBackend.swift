@@ -20,52 +20,85 @@ struct UserDefaultsBackend: StoreBackend {
         return .perKey
     }
 
-    func object(forKey key: String) -> PropertyList? {
-        defaults.defaults.object(forKey: key).map(PropertyList.init)
+    func object(forKey key: DefaultsStoredKey) -> PropertyList? {
+        defaults.defaults.object(forKey: key.name).map(PropertyList.init)
     }
 
     /// The keys of the suite's own domain where its name is known (Linux), not the registered
     /// defaults and command-line arguments that `dictionaryRepresentation()` adds; elsewhere
     /// every key the object reads, from any of its domains (a key only another domain holds
     /// keeps its value when removed here).
-    func storedKeys() -> [String] {
+    /// `UserDefaults` hands its domains out as `[String: Any]`, which keeps one of two keys
+    /// equal as Swift strings: a suite of this backend lists only that one.
+    func storedKeys() -> [DefaultsStoredKey] {
         if let name = PreferencesFolder.anySuiteName(of: defaults.defaults),
             let domain = defaults.defaults.persistentDomain(forName: name)
         {
-            return Array(domain.keys)
+            return domain.keys.map { DefaultsStoredKey($0) }
         }
-        return Array(defaults.defaults.dictionaryRepresentation().keys)
+        return defaults.defaults.dictionaryRepresentation().keys.map { DefaultsStoredKey($0) }
     }
 
-    func writeThrough(key: String, object: PropertyList?) {
+    func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {
         if let object {
-            defaults.defaults.set(object.object, forKey: key)
+            defaults.defaults.set(object.object, forKey: key.name)
         } else {
             // Never set(nil, forKey:): it loops forever on Linux.
-            defaults.defaults.removeObject(forKey: key)
+            defaults.defaults.removeObject(forKey: key.name)
         }
     }
 
-    func register(_ defaults: [String: PropertyList]) {
-        self.defaults.defaults.register(defaults: defaults.mapValues(\.object))
+    /// `UserDefaults.set` crashes on a dictionary with keys equal as Swift strings, which only
+    /// another program's suite holds (see ``StoredObject/ExactDictionary``): such a value is
+    /// refused as it is written.
+    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? {
+        { object, key in
+            guard Self.holdsExactDictionary(object.object) else { return nil }
+            return .encodingFailed(key: key.name, underlying: KeysEqualAsStrings())
+        }
+    }
+
+    private static func holdsExactDictionary(_ object: Any) -> Bool {
+        if object is StoredObject.ExactDictionary { return true }
+        if let elements = object as? [Any] { return elements.contains(where: holdsExactDictionary) }
+        if let entries = object as? [String: Any] { return entries.values.contains(where: holdsExactDictionary) }
+        return false
+    }
+
+    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {
+        self.defaults.defaults.register(defaults: Self.foundationDictionary(defaults))
+    }
+
+    /// Values keyed by their names, for Foundation's API.
+    static func foundationDictionary(_ values: [DefaultsStoredKey: PropertyList]) -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        for (key, value) in values { dictionary[key.name] = value.object }
+        return dictionary
     }
 
     /// `changes` were written through as they were made; `edit` changes are written through
     /// now. On Linux, synchronizes, since corelibs Foundation writes only then.
     func commit(
-        _ changes: [String: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         if let edit {
             let suiteEdit = SuiteEdit(base: { object(forKey: $0) }, keys: { Set(storedKeys()) })
             let writeChanges = { [unowned suiteEdit] in
-                for (key, object) in suiteEdit.changes { writeThrough(key: key, object: object) }
+                // Never a value `UserDefaults.set` would crash on.
+                for (key, object) in suiteEdit.changes where object.map({ refusal?($0, key) == nil }) ?? true {
+                    writeThrough(key: key, object: object)
+                }
             }
             suiteEdit.writeNow = {
                 writeChanges()
                 synchronize()
             }
             try edit(suiteEdit)
+            // Checked whole before any is written, so a refused edit writes nothing.
+            for (key, object) in suiteEdit.changes {
+                if let object, let problem = refusal?(object, key) { throw problem }
+            }
             writeChanges()
         }
         synchronize()
@@ -76,6 +109,13 @@ struct UserDefaultsBackend: StoreBackend {
         #if !canImport(Darwin)
             defaults.defaults.synchronize()
         #endif
+    }
+}
+
+/// A dictionary whose keys `UserDefaults` cannot keep apart.
+struct KeysEqualAsStrings: Error, CustomStringConvertible {
+    var description: String {
+        "it holds a dictionary with keys that differ only in their Unicode normalization, which UserDefaults cannot keep apart"
     }
 }
 

@@ -11,11 +11,19 @@ import Foundation
 ///
 /// Strings are written as ASCII or UTF-16, numbers in the fewest bytes that hold them (an
 /// unsigned value above `Int64.max` in 16 bytes, as CoreFoundation does), dates and reals as
-/// 64-bit floats, dictionary keys sorted so the same contents give the same bytes.
+/// 64-bit floats, dictionary keys sorted by their scalars so the same contents give the same
+/// bytes. Keys are written exactly: two that Swift's `String` sees as equal stay two.
 enum BinaryPropertyList {
-    static func data(_ contents: [String: PropertyList]) throws -> Data {
+    static func data(_ contents: [DefaultsStoredKey: PropertyList]) throws -> Data {
         var writer = Writer()
-        let top = try writer.add(contents.mapValues(\.object) as [String: Any])
+        let top = try writer.addDictionary(contents.map { ($0.key, $0.value.object) })
+        return writer.finish(top: top)
+    }
+
+    /// The bytes of one property-list object.
+    static func data(object: Any) throws -> Data {
+        var writer = Writer()
+        let top = try writer.add(object)
         return writer.finish(top: top)
     }
 
@@ -46,19 +54,9 @@ enum BinaryPropertyList {
             case let date as Date:
                 return append(.date(date.timeIntervalSinceReferenceDate))
             case let entries as [String: Any]:
-                let index = append(.dictionary(keys: [], values: []))
-                var keys: [Int] = []
-                var values: [Int] = []
-                for key in entries.keys.sorted() {
-                    // `[String: Any?]` from corelibs can hold a nil, which no property list can.
-                    guard let value = entries[key] as Any?, !(value is StoredObject.Missing) else {
-                        throw NotAPropertyList(type: Optional<Any>.self)
-                    }
-                    keys.append(append(.string(key)))
-                    values.append(try add(value))
-                }
-                objects[index] = .dictionary(keys: keys, values: values)
-                return index
+                return try addDictionary(entries.map { (DefaultsStoredKey($0.key), $0.value) })
+            case let exact as StoredObject.ExactDictionary:
+                return try addDictionary(Array(exact.entries))
             case let elements as [Any]:
                 let index = append(.array([]))
                 var children: [Int] = []
@@ -68,6 +66,21 @@ enum BinaryPropertyList {
             default:
                 throw NotAPropertyList(type: type(of: object))
             }
+        }
+
+        /// Adds a dictionary of `entries`, sorted by key; returns its index.
+        mutating func addDictionary(_ entries: [(DefaultsStoredKey, Any)]) throws -> Int {
+            let index = append(.dictionary(keys: [], values: []))
+            var keys: [Int] = []
+            var values: [Int] = []
+            keys.reserveCapacity(entries.count)
+            values.reserveCapacity(entries.count)
+            for (key, value) in entries.sorted(by: { $0.0 < $1.0 }) {
+                keys.append(append(.string(key.name)))
+                values.append(try add(value))
+            }
+            objects[index] = .dictionary(keys: keys, values: values)
+            return index
         }
 
         private mutating func append(_ object: Object) -> Int {

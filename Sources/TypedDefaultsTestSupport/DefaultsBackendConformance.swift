@@ -86,6 +86,8 @@ public enum DefaultsBackendConformance {
             ("an edit that throws stores nothing", throwingEditStoresNothing),
             ("concurrent read-modify-writes lose nothing", concurrentIncrements),
             ("a store on the backend reads, writes, updates and migrates", throughAStore),
+            ("a change announced from inside load() is taken in, and nothing hangs", announcedFromLoad),
+            ("a change announced right after commit() holds back no write", announcedAfterCommit),
         ]
         if let reopen {
             checks.append(("another handle sees commits and is told of them", { try otherHandle($0, reopen) }))
@@ -93,7 +95,7 @@ public enum DefaultsBackendConformance {
         return checks
     }
 
-    private static func expect(_ condition: Bool, _ check: String, _ problem: @autoclosure () -> String) throws {
+    static func expect(_ condition: Bool, _ check: String, _ problem: @autoclosure () -> String) throws {
         if !condition { throw Failure(check: check, problem: problem()) }
     }
 
@@ -237,7 +239,7 @@ public enum DefaultsBackendConformance {
     }
 
     /// Waits up to two seconds for `condition`.
-    private static func eventually(_ condition: () -> Bool) -> Bool {
+    static func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(2)
         while !condition() {
             if Date() > deadline { return false }
@@ -281,7 +283,7 @@ public enum DefaultsBackendConformance {
     }
 
     /// Strings gathered from any thread.
-    private final class Collected: @unchecked Sendable {  // `items` is only touched under `lock`.
+    final class Collected: @unchecked Sendable {  // `items` is only touched under `lock`.
         private let lock = NSLock()
         private var items: [String] = []
 

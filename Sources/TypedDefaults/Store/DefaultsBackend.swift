@@ -64,6 +64,12 @@ public protocol DefaultsBackend: Sendable {
     /// have changed the stored values (another process or machine); the store then loads them
     /// and tells its observers what changed. Called once, when the store is made; a backend
     /// that cannot tell does nothing, and others' changes show after this process's next commit.
+    ///
+    /// `changed` returns at once and may be called from any thread at any time, even from inside
+    /// this backend's own ``load()`` or right after its ``commit(_:before:edit:)``, on the thread
+    /// the store called it on: the store loads on another thread once its call has returned,
+    /// gathering calls that come while a load is due into one. A call from inside ``load()``
+    /// itself is dropped, since that load is reading the values.
     func observeChanges(_ changed: @escaping @Sendable () -> Void)
 
     /// Refuses a value the backend could never store (a key or value beyond its limits) as it

@@ -18,8 +18,8 @@ extension DefaultsStore {
         }
         let state = SuiteRegistry.state(for: .backend(backend.location)) {
             let state = SuiteState(backend: ExternalBackend(backend: backend), label: backend.location)
-            // Unowned: the registry keeps the state for the life of the process.
-            backend.observeChanges { [unowned state] in state.reload(onlyIfChanged: true) }
+            let announcements = ChangeAnnouncements(state: state)
+            backend.observeChanges { announcements.announce() }
             return state
         }
         self.init(state: state, durability: durability)

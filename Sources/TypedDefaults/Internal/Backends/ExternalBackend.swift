@@ -6,10 +6,12 @@ struct ExternalBackend: StoreBackend {
     let backend: any DefaultsBackend
 
     func load() -> SuiteContents {
-        do {
-            return SuiteContents(values: try backend.load().mapValues(Self.object))
-        } catch {
-            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+        let loaded = BackendCall.$loading.withValue(backend.location) {
+            Result { () throws(DefaultsError) in try backend.load() }
+        }
+        switch loaded {
+        case .success(let values): return SuiteContents(values: values.mapValues(Self.object))
+        case .failure(let error): return SuiteContents(values: nil, problem: error, isUnreadable: true)
         }
     }
 

@@ -86,10 +86,13 @@ import TypedDefaults
         defer { try? FileManager.default.removeItem(at: parent) }
         let asRoot = getuid() == 0
         let launcher = asRoot ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        // Made beside it and renamed into place, so the watcher never meets it with another mode.
         func makeFolder(mode: mode_t) throws {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            if asRoot { chown(folder.path, 65534, 65534) }
-            chmod(folder.path, mode)
+            let staged = parent.appendingPathComponent("staged-\(UUID())")
+            try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
+            if asRoot { chown(staged.path, 65534, 65534) }
+            chmod(staged.path, mode)
+            try FileManager.default.moveItem(at: staged, to: folder)
         }
         try makeFolder(mode: 0o700)
         let suite = "tool-tests.unreadable.\(UUID().uuidString.prefix(8))"

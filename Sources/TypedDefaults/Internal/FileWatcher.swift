@@ -12,19 +12,49 @@ import Foundation
 ///
 /// On Linux one inotify instance per process watches each preferences folder (a folder, not
 /// the file: a writer that renames a new file into place replaces the file's inode) and a thread
-/// of its own reads the events. Where inotify is not available, each file is polled every
-/// second instead. Bursts of events are gathered: the handler runs once, 10 ms after the first.
+/// of its own reads the events. A watch ends with its folder (removed, or moved away): until a
+/// folder is at the path again, the nearest existing folder above it is watched instead, and
+/// once the folder has its own watch again its suites look, for a file written meanwhile. Where
+/// no watch can be added (no inotify, its limits, permissions), files are polled every second.
+/// Bursts of events are gathered: the handler runs once, 10 ms after the first.
 enum FileWatcher {
     private struct Watched {
+        let id: Int
         let fileName: String
         let handler: @Sendable () -> Void
         var scheduled = false
     }
 
+    /// How a folder is watched now.
+    private enum Mode: Equatable {
+        /// By a watch of its own, whose events name its files.
+        case armed(Int32)
+        /// It is missing: by a watch on the nearest existing folder above it, for `child`, the
+        /// next folder on its path, to appear there.
+        case waiting(Int32, child: String)
+        /// Not at all, as no watch could be added: its files are polled, and a watch tried again.
+        case polling
+    }
+
+    private struct Folder {
+        var mode = Mode.polling
+        var files: [Watched] = []
+        /// Whether its polling timer runs.
+        var isPolled = false
+    }
+
     private struct State {
         var descriptor: Int32 = -1
-        var folders: [String: Int32] = [:]  // folder path → watch descriptor
-        var files: [Int32: [Watched]] = [:]  // watch descriptor → files in that folder
+        var folders: [String: Folder] = [:]  // folder path → how it is watched, and its files
+        var watches: Set<Int32> = []  // watch descriptors added and not removed
+        var nextID = 0
+    }
+
+    /// A handler to run, and which file's flag to clear when it does.
+    private struct Due {
+        let folder: String
+        let id: Int
+        let handler: @Sendable () -> Void
     }
 
     private static let state = Locked(State())
@@ -47,6 +77,14 @@ enum FileWatcher {
     }
 
     #if os(Linux)
+        /// One mask for every watch: adding a watch to a folder already watched (a folder that is
+        /// also another's parent) returns its descriptor and replaces its mask.
+        private static let mask = UInt32(
+            IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF
+                | IN_ONLYDIR)
+        /// Events that end a watch, or leave it on a folder that is no longer at its path.
+        private static let selfEvents = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+
         private static func watchWithInotify(_ file: URL, handler: @escaping @Sendable () -> Void) -> Bool {
             let folder = file.deletingLastPathComponent()
             try? FileManager.default.createDirectory(
@@ -60,17 +98,84 @@ enum FileWatcher {
                     reader.name = "TypedDefaults.fileWatcher"
                     reader.start()
                 }
-                let watch: Int32
-                if let existing = state.folders[folder.path] {
-                    watch = existing
-                } else {
-                    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
-                    watch = inotify_add_watch(state.descriptor, folder.path, mask)
-                    guard watch >= 0 else { return false }
-                    state.folders[folder.path] = watch
-                }
-                state.files[watch, default: []].append(Watched(fileName: file.lastPathComponent, handler: handler))
+                let watched = Watched(id: state.nextID, fileName: file.lastPathComponent, handler: handler)
+                state.nextID += 1
+                let isNew = state.folders[folder.path] == nil
+                state.folders[folder.path, default: Folder()].files.append(watched)
+                // The first look is the suite's first read; only a watch found again adds one.
+                if isNew { _ = find(folder.path, in: &state) }
                 return true
+            }
+        }
+
+        /// Watches the folder at `path` itself, else the nearest existing folder above it, else
+        /// polls it. True when the folder has just got its own watch (again).
+        private static func find(_ path: String, in state: inout State) -> Bool {
+            guard let before = state.folders[path]?.mode else { return false }
+            var mode = Mode.polling
+            // Bounded: a folder made below the one just watched is looked for again, a few times.
+            for _ in 0..<8 {
+                guard let found = locate(path, in: &state) else { continue }
+                mode = found
+                break
+            }
+            state.folders[path]?.mode = mode
+            releaseUnused(in: &state)
+            if mode == .polling, state.folders[path]?.isPolled == false {
+                state.folders[path]?.isPolled = true
+                pollFolder(path)
+            }
+            guard case .armed = mode else { return false }
+            return mode != before
+        }
+
+        /// One walk up from `path` to the first folder a watch can be added to; `nil` when the
+        /// next folder on the path appeared there before its watch began (no event tells of it).
+        private static func locate(_ path: String, in state: inout State) -> Mode? {
+            var candidate = path
+            while true {
+                let watch = inotify_add_watch(state.descriptor, candidate, mask)
+                if watch >= 0 {
+                    state.watches.insert(watch)
+                    if candidate == path { return .armed(watch) }
+                    let next = child(of: candidate, on: path)
+                    return isFolder(candidate == "/" ? "/" + next : candidate + "/" + next)
+                        ? nil : .waiting(watch, child: next)
+                }
+                // Missing (or a file): look above. Anything else (limits, permissions): poll.
+                guard errno == ENOENT || errno == ENOTDIR, candidate != "/" else { return .polling }
+                candidate = parent(of: candidate)
+            }
+        }
+
+        /// Removes the watches no folder uses any more (one was waited on, or has moved away).
+        private static func releaseUnused(in state: inout State) {
+            var used = Set<Int32>()
+            for folder in state.folders.values {
+                switch folder.mode {
+                case .armed(let watch), .waiting(let watch, _): used.insert(watch)
+                case .polling: break
+                }
+            }
+            for watch in state.watches.subtracting(used) { inotify_rm_watch(state.descriptor, watch) }
+            state.watches.formIntersection(used)
+        }
+
+        /// Every second while a folder has no watch: its suites look, and a watch is tried
+        /// again; once one is added, they look a last time and the timer stops.
+        private static func pollFolder(_ path: String) {
+            queue.asyncAfter(deadline: .now() + 1) {
+                let handlers: [@Sendable () -> Void] = state.withLock { state in
+                    guard let folder = state.folders[path] else { return [] }
+                    _ = find(path, in: &state)
+                    if state.folders[path]?.mode == .polling {
+                        pollFolder(path)
+                    } else {
+                        state.folders[path]?.isPolled = false
+                    }
+                    return folder.files.map(\.handler)
+                }
+                handlers.forEach { $0() }
             }
         }
 
@@ -90,35 +195,93 @@ enum FileWatcher {
                     let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
                     let name =
                         event.len > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
-                    changed(watch: event.wd, fileName: name)
+                    received(watch: event.wd, mask: event.mask, name: name)
                     offset += MemoryLayout<inotify_event>.size + Int(event.len)
                 }
             }
         }
 
-        /// Schedules the handlers of `fileName`, unless already scheduled.
-        private static func changed(watch: Int32, fileName: String) {
-            let due: [@Sendable () -> Void] = state.withLock { state in
-                guard var files = state.files[watch] else { return [] }
-                var due: [@Sendable () -> Void] = []
-                for index in files.indices where files[index].fileName == fileName && !files[index].scheduled {
-                    files[index].scheduled = true
-                    due.append(files[index].handler)
+        /// Schedules the handlers an event concerns, and finds again the folders it moved.
+        private static func received(watch: Int32, mask: UInt32, name: String) {
+            let due: [Due] = state.withLock { state in
+                var due: [Due] = []
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    // Events were lost, perhaps a folder's end: every folder is found again
+                    // (a watch that still holds is kept) and every suite looks.
+                    for path in Array(state.folders.keys) {
+                        _ = find(path, in: &state)
+                        due += mark(path, in: &state) { _ in true }
+                    }
+                    return due
                 }
-                state.files[watch] = files
+                let endsWatch = mask & selfEvents != 0
+                // A watch on a folder moved away would follow it: it is removed, so a folder
+                // moved back gets a new one.
+                if endsWatch, state.watches.remove(watch) != nil { inotify_rm_watch(state.descriptor, watch) }
+                for path in Array(state.folders.keys) {
+                    switch state.folders[path]?.mode {
+                    case .armed(watch)? where endsWatch:
+                        // Its suites look now (their files are gone from the path) and again
+                        // once it is back.
+                        _ = find(path, in: &state)
+                        due += mark(path, in: &state) { _ in true }
+                    case .armed(watch)?:
+                        due += mark(path, in: &state) { $0.fileName.utf8.elementsEqual(name.utf8) }
+                    case .waiting(watch, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
+                        if find(path, in: &state) { due += mark(path, in: &state) { _ in true } }
+                    default:
+                        break
+                    }
+                }
                 return due
             }
+            schedule(due)
+        }
+
+        /// The files of the folder at `path` that `matches` and not yet scheduled, now marked.
+        private static func mark(_ path: String, in state: inout State, where matches: (Watched) -> Bool) -> [Due] {
+            guard var folder = state.folders[path] else { return [] }
+            var due: [Due] = []
+            for index in folder.files.indices where !folder.files[index].scheduled && matches(folder.files[index]) {
+                folder.files[index].scheduled = true
+                due.append(Due(folder: path, id: folder.files[index].id, handler: folder.files[index].handler))
+            }
+            state.folders[path] = folder
+            return due
+        }
+
+        /// Runs `due` 10 ms from now, gathering the burst of events a write makes.
+        private static func schedule(_ due: [Due]) {
             guard !due.isEmpty else { return }
             queue.asyncAfter(deadline: .now() + .milliseconds(10)) {
                 state.withLock { state in
-                    guard var files = state.files[watch] else { return }
-                    for index in files.indices where files[index].fileName == fileName {
-                        files[index].scheduled = false
+                    for item in due {
+                        guard let index = state.folders[item.folder]?.files.firstIndex(where: { $0.id == item.id })
+                        else { continue }
+                        state.folders[item.folder]?.files[index].scheduled = false
                     }
-                    state.files[watch] = files
                 }
-                due.forEach { $0() }
+                due.forEach { $0.handler() }
             }
+        }
+
+        /// The folder above `path`: "/" above "/a".
+        private static func parent(of path: String) -> String {
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else {
+                return "/"
+            }
+            return String(decoding: path.utf8[..<slash], as: UTF8.self)
+        }
+
+        /// The name of the folder right below `ancestor` on `path`.
+        private static func child(of ancestor: String, on path: String) -> String {
+            let rest = path.utf8.dropFirst(ancestor == "/" ? 1 : ancestor.utf8.count + 1)
+            return String(decoding: rest.prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self)
+        }
+
+        private static func isFolder(_ path: String) -> Bool {
+            var status = stat()
+            return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         }
     #endif
 }

@@ -26,9 +26,10 @@ public enum ImportFile {
         } else {
             value = try propertyList(data)
         }
-        guard case .dictionary(let entries) = value, value.encoding != .explicitNil(depth: 0) else {
-            let found = value.kind == .dictionary ? "null" : value.kind == .array ? "an array" : "a \(value.kind)"
-            throw .notADictionary(found: found)
+        // Any dictionary: a suite whose only key is an explicit nil's marker is such a suite,
+        // not a nil, and `{` starts no `null`.
+        guard case .dictionary(let entries) = value else {
+            throw .notADictionary(found: value.kind == .array ? "an array" : "a \(value.kind)")
         }
         return entries
     }

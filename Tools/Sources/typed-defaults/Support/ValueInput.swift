@@ -108,9 +108,11 @@ struct ValueInput {
         do {
             switch type {
             case .json?:
-                // A Codable value is stored as its JSON text.
-                if declared == .json { return try jsonText(word) }
-                return try DefaultsStoredValue(json: word)
+                // A Codable value is stored as its JSON text: given as that text, or as the stored
+                // string's JSON form, a JSON string, as read --json prints it.
+                guard declared == .json else { return try DefaultsStoredValue(json: word) }
+                if case .string(let text)? = try? DefaultsStoredValue(json: word) { return try jsonText(text) }
+                return try jsonText(word)
             case .url?:
                 guard let url = URL(string: word), url.scheme != nil || word.hasPrefix("/") else {
                     throw ToolError("\(String(reflecting: word)) is not a URL")

@@ -25,7 +25,7 @@ enum ValueDisplay {
         case .unsignedInteger(let number): return "\(number)"
         case .real(let number): return "\(number)"
         case .boolean(let flag): return flag ? "1" : "0"
-        case .date(let date): return "\"\(dateText(date))\""
+        case .date(let date): return dateText(date).map { "\"\($0)\"" } ?? value.json()
         case .data(let bytes): return "{length = \(bytes.count), bytes = 0x\(hex(bytes))}"
         case .array(let elements):
             guard !elements.isEmpty else { return "()" }
@@ -95,13 +95,20 @@ enum ValueDisplay {
         return quoted + "\""
     }
 
-    /// `2026-11-23 10:00:00 +0000`, as macOS `defaults read` shows a date.
-    static func dateText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter.string(from: date)
+    /// `2026-11-23 10:00:00 +0000`, as macOS `defaults read` shows a date, with the year and
+    /// fraction the JSON form writes (`-0044-03-15 12:00:00.5 +0000`), so that `--date` reads
+    /// it back exactly; `nil` beyond the years ISO 8601 text holds.
+    static func dateText(_ date: Date) -> String? {
+        isoText(date).map { $0.replacingOccurrences(of: "T", with: " ").dropLast() + " +0000" }
+    }
+
+    /// The ISO 8601 text of the JSON form, `2026-11-23T10:00:00.5Z`: proleptic Gregorian (a
+    /// `DateFormatter` turns Julian before 1582), any year; `nil` where the form has seconds.
+    static func isoText(_ date: Date) -> String? {
+        let json = DefaultsStoredValue.date(date).json()
+        let (prefix, suffix) = (#"{"$date":""#, #""}"#)
+        guard json.hasPrefix(prefix), json.hasSuffix(suffix) else { return nil }
+        return String(json.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     /// Bytes in hex; a long run shows its first 32 and last 8 bytes.

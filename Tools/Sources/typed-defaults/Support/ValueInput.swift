@@ -23,10 +23,10 @@ enum ValueTypeFlag: String, EnumerableFlag {
         case .float: "A float: 0.5, 1e-3, nan, inf."
         case .bool: "A boolean: true or false (yes/no, 1/0)."
         case .string: "A string, as given (the default without a schema)."
-        case .date: "An ISO 8601 date: 2026-11-23T10:00:00Z, 2026-11-23 10:00:00 +0000."
+        case .date: "An ISO 8601 date: 2026-11-23T10:00:00.5Z, 2026-11-23 10:00:00 +0000, -0044-03-15 (45 BC)."
         case .data: "Bytes in hexadecimal: cafe0042."
         case .url: "A URL, stored as its text: https://example.com/a."
-        case .json: #"JSON: {"size": 14}, [1, 2], null (an explicit nil)."#
+        case .json: #"The JSON form read --json prints: {"size": 14}, [1, 2], {"$date": …}, null (an explicit nil)."#
         }
     }
 

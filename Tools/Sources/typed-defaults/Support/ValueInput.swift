@@ -75,7 +75,8 @@ struct ValueInput {
             return .array(try words.map { try scalar($0, declared: element) })
         case .dict:
             guard words.count % 2 == 0 else {
-                throw ToolError("--dict takes key value pairs: \(words.count) words given")
+                let count = words.count == 1 ? "1 word" : "\(words.count) words"
+                throw ToolError.usage("--dict takes key value pairs: \(count) given")
             }
             let entryType: DefaultsSchema.ValueType? = if case .dictionary(let value)? = declared { value } else { nil }
             var entries: [String: DefaultsStoredValue] = [:]
@@ -91,7 +92,7 @@ struct ValueInput {
                 return .array(try words.map { try scalar($0, declared: element) })
             }
             guard words.count == 1 else {
-                throw ToolError("write takes one value (\(words.count) given); use --array or --dict for several")
+                throw ToolError.usage("write takes one value (\(words.count) given); use --array or --dict for several")
             }
             if let declaredType = self.declared, case .optional = declaredType, words[0] == "null" || words[0] == "nil",
                 type == nil || type == .json

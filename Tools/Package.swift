@@ -9,7 +9,9 @@ let package = Package(
     name: "TypedDefaultsTools",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "typed-defaults", targets: ["typed-defaults"])
+        .executable(name: "typed-defaults", targets: ["typed-defaults"]),
+        // What the tool reads and writes as files, without the command line: for fuzz targets.
+        .library(name: "TypedDefaultsToolSupport", targets: ["TypedDefaultsToolSupport"]),
     ],
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
@@ -19,15 +21,23 @@ let package = Package(
         .executableTarget(
             name: "typed-defaults",
             dependencies: [
+                "TypedDefaultsToolSupport",
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // No ArgumentParser here: a fuzz target links it alone.
+        .target(
+            name: "TypedDefaultsToolSupport",
+            dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
         // Runs the built tool as a real process against real suites.
         .testTarget(
             name: "TypedDefaultsToolTests",
-            dependencies: ["typed-defaults", .product(name: "TypedDefaults", package: "TypedDefaults")]
+            dependencies: [
+                "typed-defaults", "TypedDefaultsToolSupport", .product(name: "TypedDefaults", package: "TypedDefaults"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

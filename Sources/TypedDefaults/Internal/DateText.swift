@@ -7,15 +7,24 @@ import Foundation
 /// the fraction with as many digits as it takes for the parse to give back the same 64-bit
 /// time, and the parse adds the fraction to the whole seconds exactly as the writer split them.
 /// The calendar arithmetic is the proleptic Gregorian calendar in UTC, done on integers.
+///
+/// Years are ISO 8601's astronomical years: year 0000 is 1 BC, -0044 is 45 BC. A year outside
+/// 0000–9999 is written in ISO 8601's expanded form, a sign and four to six digits (`-0044`,
+/// `+10000`), as far as ``yearLimit``.
 enum DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
     private static let referenceOffset: Int64 = 978_307_200
 
-    /// `2026-11-23T10:00:00Z`, `2026-11-23T10:00:00.123456Z`; `nil` for a date that is not
-    /// finite, outside the years 0000–9999, or whose fraction no decimal text can give back.
+    /// The largest year, and the smallest negated, that the text holds: six digits.
+    static let yearLimit: Int64 = 999_999
+
+    /// `2026-11-23T10:00:00Z`, `2026-11-23T10:00:00.123456Z`, `-0044-03-15T12:00:00Z`; `nil` for
+    /// a date that is not finite, beyond the years ±``yearLimit``, or whose fraction no decimal
+    /// text can give back.
     static func format(_ date: Date) -> String? {
         let time = date.timeIntervalSinceReferenceDate
-        guard time.isFinite, abs(time) < 4e11 else { return nil }
+        // Past ±3.2 million years, and within what the integer arithmetic below holds.
+        guard time.isFinite, abs(time) < 1e14 else { return nil }
         let whole = time.rounded(.down)
         var fraction = time - whole
         // `time - whole` may round; the fraction to write is one whose sum with `whole` is `time`.
@@ -31,12 +40,14 @@ enum DateText {
         }
         guard let exact = candidates.first(where: { $0 >= 0 && $0 < 1 && whole + $0 == time }) else { return nil }
         let seconds = Int64(whole) + referenceOffset
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = wholeDays(in: seconds)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        guard (0...9999).contains(year) else { return nil }
+        guard abs(year) <= yearLimit else { return nil }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
+        let digits = String(abs(year))
+        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let yearText = (0...9999).contains(year) ? padded : (year < 0 ? "-" : "+") + padded
         var text = "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):"
         text += two(secondOfDay % 60)
         if exact > 0 { text += "." + fractionDigits(exact) }
@@ -44,10 +55,12 @@ enum DateText {
     }
 
     /// Parses `2026-11-23`, `2026-11-23T10:00:00Z`, with a fraction of any length and an offset
-    /// (`+02:00`, `+0200`), or macOS `defaults`' `2026-11-23 10:00:00 +0000`.
+    /// (`+02:00`, `+0200`), or macOS `defaults`' `2026-11-23 10:00:00 +0000`. The year is four
+    /// digits, or a sign and four to six (`-0044`, `+10000`); `-0000` is refused, as ISO 8601
+    /// writes year 0 `0000`.
     static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
-        guard let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
+        guard let year = scanner.year(), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
             let day = scanner.digits(2), (1...12).contains(month), (1...daysIn(month, year)).contains(day)
         else { return nil }
         var seconds = days(fromCivil: year, month, day) * 86_400
@@ -74,7 +87,8 @@ enum DateText {
                 return nil
             }
         }
-        guard scanner.atEnd else { return nil }
+        // An offset may carry a date at the edge past the years `format` writes.
+        guard scanner.atEnd, abs(civil(fromDays: wholeDays(in: seconds)).year) <= yearLimit else { return nil }
         return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceOffset) + fraction)
     }
 
@@ -96,6 +110,11 @@ enum DateText {
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// The whole days in `seconds` from 1970-01-01, rounded down (toward the past before 1970).
+    private static func wholeDays(in seconds: Int64) -> Int64 {
+        seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     }
 
     /// Days from 1970-01-01 to the date (Howard Hinnant's `days_from_civil`).
@@ -149,6 +168,15 @@ enum DateText {
             guard slice.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
             position += count
             return Int64(String(decoding: slice, as: UTF8.self))
+        }
+
+        /// Four digits, or a sign and four to six; not `-0000`.
+        mutating func year() -> Int64? {
+            guard let sign = sign() else { return digits(4) }
+            let digits = run { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            guard (4...6).contains(digits.utf8.count), let magnitude = Int64(digits), sign > 0 || magnitude > 0
+            else { return nil }
+            return sign * magnitude
         }
 
         mutating func sign() -> Int64? {

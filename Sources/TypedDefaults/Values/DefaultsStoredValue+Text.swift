@@ -22,7 +22,9 @@ extension DefaultsStoredValue {
     /// - float: decimal or exponent notation, `nan`, `inf`, `-inf`;
     /// - boolean: `true`/`false`, `yes`/`no`, `1`/`0`, in any case;
     /// - date: ISO 8601 (`2026-11-23`, `2026-11-23T10:00:00.5Z`, `…+02:00`) or
-    ///   `2026-11-23 10:00:00 +0000` as macOS `defaults read` prints it;
+    ///   `2026-11-23 10:00:00 +0000` as macOS `defaults read` prints it, in the proleptic
+    ///   Gregorian calendar; a year outside 0000–9999 is a sign and four to six digits
+    ///   (`-0044-03-15`: 45 BC, as year 0000 is 1 BC);
     /// - data: hexadecimal digits, spaces allowed between bytes;
     /// - string: the text itself. Arrays and dictionaries have no plain text form: use
     ///   ``init(json:)``.
@@ -95,7 +97,7 @@ extension DefaultsStoredValue {
     ///
     /// | member | value |
     /// |---|---|
-    /// | `"$date"` | an ISO 8601 date, or seconds since 2001-01-01 as a number |
+    /// | `"$date"` | an ISO 8601 date (as ``init(parsing:as:)`` reads one), or seconds since 2001-01-01 as a number |
     /// | `"$data"` | Base64 |
     /// | `"$real"` | `"nan"`, `"inf"` or `"-inf"` |
     /// | `"$dictionary"` | an object taken as a dictionary as it is (so a stored dictionary may have such a member) |

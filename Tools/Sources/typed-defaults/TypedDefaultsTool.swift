@@ -23,6 +23,15 @@ struct TypedDefaultsTool: ParsableCommand {
               typed-defaults describe com.example.app fontSize
 
             Shell completion: typed-defaults --generate-completion-script bash|zsh|fish
+
+            Exit status: 0 on success. 64 (EX_USAGE) for a command line of the wrong shape: an \
+            unknown command or option, an argument missing or one too many, flags that do not \
+            go together. 1 for any other failure: a suite or key that does not exist, a suite \
+            that cannot be read, a value that does not parse, a file that does not import, a \
+            value the schema refuses. A failure is one line on standard error, \
+            "typed-defaults: <what>" (a usage error ends "(see 'typed-defaults help <command>')"), \
+            and writes nothing; a command over every suite prints one line for each suite it \
+            cannot read, lists the others, and exits 1.
             """,
         subcommands: [
             Domains.self, Read.self, ReadType.self, Write.self, Delete.self, Rename.self, Reset.self, Export.self,
@@ -30,16 +39,61 @@ struct TypedDefaultsTool: ParsableCommand {
         ]
     )
 
-    /// Runs the command; a ``ToolError`` is one line on standard error and exit status 1.
+    /// Runs the command; a failure is one line on standard error, and the exit status its
+    /// class's (see the discussion above).
     static func main() {
+        let arguments = takeArguments()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
-        } catch let error as ToolError {
-            Output.error("typed-defaults: \(error)")
-            Foundation.exit(1)
         } catch {
-            exit(withError: error)
+            Foundation.exit(report(error, arguments: arguments))
         }
+    }
+
+    /// The command line's arguments, read from `argv` before anything reads
+    /// `CommandLine.arguments`, and then hidden from it. corelibs' `UserDefaults` reads the
+    /// process's `-key value` arguments as settings that override every suite's
+    /// (LINUX-FOUNDATION.md), and logs a line of its own for a value that looks like a property
+    /// list and is not one (`--json '{bad'`): the tool's arguments are no settings. Only the
+    /// pointers in `argv` change, so `ps` still shows the arguments.
+    private static func takeArguments() -> [String] {
+        let count = Int(CommandLine.argc)
+        guard count > 1 else { return [] }
+        let arguments = (1..<count).compactMap { CommandLine.unsafeArgv[$0].map { String(cString: $0) } }
+        // One empty string, kept for the process's life as `argv`'s strings are.
+        if let empty = strdup("") {
+            for index in 1..<count { CommandLine.unsafeArgv[index] = empty }
+        }
+        return arguments
+    }
+
+    /// Reports `error` on standard error in one line and returns the exit status: 64 for a
+    /// usage error, as BSD tools and ArgumentParser give, and 1 for any other. Help and
+    /// completion scripts, which ArgumentParser throws too, go to standard output with 0.
+    private static func report(_ error: Error, arguments: [String]) -> Int32 {
+        if let code = error as? ExitCode {
+            // Thrown after the failures were reported, one line each.
+            return code.rawValue
+        }
+        let code = exitCode(for: error)
+        if code == .success { exit(withError: error) }
+        let tool = error as? ToolError
+        let usage = tool?.isUsage ?? (code == .validationFailure)
+        let message = tool?.description ?? Self.message(for: error)
+        // ArgumentParser's messages start with a capital and may run over lines; ours do neither.
+        var line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if let first = line.first, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        guard usage else {
+            Output.error("typed-defaults: \(line)")
+            return ExitCode.failure.rawValue
+        }
+        let named = arguments.first { !$0.hasPrefix("-") }
+        let command = configuration.subcommands.map { $0._commandName }.first { $0 == named }
+        let help = command.map { "typed-defaults help \($0)" } ?? "typed-defaults --help"
+        Output.error("typed-defaults: \(line) (see '\(help)')")
+        return ExitCode.validationFailure.rawValue
     }
 }

@@ -75,7 +75,7 @@ import TypedDefaults
         try sourceStore.editStoredValues { $0["stamp"] = .date(Date(timeIntervalSince1970: 1_795_428_000.75)) }
         let rounded = try await Tool.run("export", source)
         #expect(rounded.status == 0)
-        #expect(rounded.errors.contains("warning: stamp: the date 2026-11-23 10:00:00 +0000 loses its fraction"))
+        #expect(rounded.errors.contains("warning: stamp: the date 2026-11-23 10:00:00.75 +0000 loses its fraction"))
         #expect(rounded.output.contains("<date>2026-11-23T10:00:00Z</date>"))
         // A control character XML cannot hold: refused, nothing written.
         try sourceStore.editStoredValues { $0["bell"] = .string("ding\u{7}") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TypedDefaults
+import TypedDefaultsToolSupport
 
 /// The formats a suite is exported in.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -12,9 +13,10 @@ struct Export: ParsableCommand {
         abstract: "Write a suite's stored values to a file.",
         discussion: """
             XML is a property list, as macOS defaults export writes; it holds dates to the whole \
-            second (a warning names each date rounded) and no control characters (refused). JSON \
-            keeps every value exactly: integers, floats, dates as {"$date": …}, data as {"$data": …}. \
-            Import reads both back.
+            second (a warning names each date rounded), years 0001 to 9999, and no control \
+            characters (refused). JSON keeps every value exactly, in the form read --json prints: \
+            integers and floats apart, dates as {"$date": …}, data as {"$data": …}, an explicit nil \
+            as null (the README's "The JSON form"). Import reads both back.
 
             Examples:
               typed-defaults export com.example.app backup.plist
@@ -29,7 +31,7 @@ struct Export: ParsableCommand {
         let values = try Suites.values(of: try Suites.existing(suite))
         let text: String
         switch format {
-        case .json: text = DefaultsStoredValue.dictionary(values).json(pretty: true) + "\n"
+        case .json: text = ExportFile.json(values, pretty: true) + "\n"
         case .xml: text = try PlistXML.document(values) { Output.error("typed-defaults: warning: \($0)") }
         }
         if file == "-" {

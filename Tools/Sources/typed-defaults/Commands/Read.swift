@@ -1,5 +1,6 @@
 import ArgumentParser
 import TypedDefaults
+import TypedDefaultsToolSupport
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,41 +11,67 @@ struct Read: ParsableCommand {
             and size. Keys a published schema declares and the suite does not store show their \
             defaults, marked /* default */.
 
+            --json prints what is stored, exactly, in the JSON form export writes and import reads \
+            (integers and floats apart, {"$date": …}, {"$data": …}, null for an explicit nil; a \
+            string stays a string, even one holding JSON): a suite as one object, which import \
+            reads back; every suite as one object of suites; one key as its value, which \
+            write --json reads back (a declared key not stored: its default, as stored). Defaults \
+            of keys not stored are not printed for a suite.
+
             Examples:
               typed-defaults read com.example.app
               typed-defaults read com.example.app fontSize
-              typed-defaults read com.example.app --json
+              typed-defaults read com.example.app --json > backup.json
+              typed-defaults write com.example.app fontSize --json "$(typed-defaults read other.app fontSize --json)"
             """)
 
     @Argument(help: "The suite.") var suite: String?
     @Argument(help: "The key.") var key: String?
-    @Flag(help: "Print JSON: exact values, dates as {\"$date\": …}, data as {\"$data\": …}.") var json = false
+    @Flag(help: "Print the exact JSON form of what is stored.") var json = false
 
     func run() throws {
         guard let suite else {
             // Every suite: one that cannot be read is reported, and the others still listed.
-            var members: [String] = []
+            var suites: [(name: String, values: [String: DefaultsStoredValue])] = []
             let readable = Suites.forEach(Suites.names()) { name in
-                let (values, notes) = try effective(name)
                 if json {
-                    members.append(DefaultsStoredValue.string(name).json() + ":" + ValueDisplay.object(values))
+                    suites.append((name, try Suites.values(of: try Suites.existing(name))))
                 } else {
+                    let (values, notes) = try effective(name)
                     Output.line("\(ValueDisplay.quotedIfNeeded(name)) = " + block(values, notes: notes) + ";")
                 }
             }
-            if json { Output.line("{" + members.joined(separator: ",") + "}") }
+            if json { Output.line(ExportFile.json(suites: suites)) }
             if !readable { throw ExitCode.failure }
+            return
+        }
+        if json {
+            try printJSON(suite)
             return
         }
         let (values, notes) = try effective(suite)
         guard let key else {
-            Output.line(json ? ValueDisplay.object(values) : block(values, notes: notes))
+            Output.line(block(values, notes: notes))
             return
         }
         guard let value = values[key] else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
-        Output.line(json ? ValueDisplay.json(value) : ValueDisplay.text(value))
+        Output.line(ValueDisplay.text(value))
+    }
+
+    /// The suite's stored values, or one key's, in the exact JSON form.
+    private func printJSON(_ suite: String) throws {
+        let store = try Suites.existing(suite)
+        let values = try Suites.values(of: store)
+        guard let key else {
+            Output.line(ExportFile.json(values))
+            return
+        }
+        guard let value = try values[key] ?? Suites.schema(of: store)?[key]?.defaultValue else {
+            throw ToolError("the key \(key) does not exist in the suite \(suite)")
+        }
+        Output.line(value.json())
     }
 
     private func block(_ values: [String: DefaultsStoredValue], notes: [String: String]) -> String {

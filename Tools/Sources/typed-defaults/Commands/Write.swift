@@ -18,6 +18,7 @@ struct Write: ParsableCommand {
               typed-defaults write com.example.app profile --json '{"name": "Ada"}'
               typed-defaults write com.example.app nickname --json null  (an explicit nil)
               typed-defaults write com.example.app -int count 3         (macOS spelling)
+              typed-defaults write com.example.app note -- --verbose    (a value starting with --)
             """)
 
     @Argument(help: "The suite.") var suite: String
@@ -29,8 +30,13 @@ struct Write: ParsableCommand {
 
     func run() throws {
         // `--` ends the options, so that a value may start with a dash: it is no value itself.
-        let values = self.values.count > 1 && self.values[0] == "--" ? Array(self.values.dropFirst()) : self.values
-        guard !values.isEmpty || collection != nil else { throw ToolError("write needs a value") }
+        let ended = self.values.count > 1 && self.values[0] == "--"
+        let values = ended ? Array(self.values.dropFirst()) : self.values
+        // The values take what ArgumentParser does not know, so a misspelt option lands here.
+        if !ended, let option = values.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+            throw ToolError.usage("unknown option '\(option)'; a value that starts with -- goes after --")
+        }
+        guard !values.isEmpty || collection != nil else { throw ToolError.usage("write needs a value") }
         let store = try Suites.store(suite)
         let schema = force ? nil : try Suites.schema(of: store)
         let declared = schema?[key]

@@ -3,9 +3,10 @@ import TypedDefaults
 
 /// A suite as an XML property list, as macOS `defaults export` writes one.
 ///
-/// XML holds less than a suite can: a date only to the whole second, and no control character
-/// but tab, line feed and carriage return. A date is written rounded down, with a warning
-/// naming the key; a string XML cannot hold refuses the export. The JSON export keeps both.
+/// XML holds less than a suite can: a date only to the whole second and in the years 0001 to
+/// 9999, and no control character but tab, line feed and carriage return. A date is written
+/// rounded down, with a warning naming the key; a string or date XML cannot hold refuses the
+/// export. The JSON export keeps them all.
 enum PlistXML {
     static func document(_ values: [String: DefaultsStoredValue], warn: (String) -> Void) throws -> String {
         var text = """
@@ -32,17 +33,19 @@ enum PlistXML {
             text += "<real>\(written)</real>"
         case .boolean(let flag): text += flag ? "<true/>" : "<false/>"
         case .date(let date):
-            let seconds = date.timeIntervalSince1970
-            guard seconds.isFinite,
-                let year = Calendar(identifier: .gregorian).dateComponents(in: utc, from: date).year,
-                (1...9999).contains(year)
-            else { throw ToolError("\(path): the date \(date) has no XML form; export as --format json") }
-            if seconds != seconds.rounded(.down) {
-                warn(
-                    "\(path): the date \(ValueDisplay.dateText(date)) loses its fraction of a second in XML; --format json keeps it"
-                )
+            let seconds = date.timeIntervalSinceReferenceDate
+            // Whole seconds, years 0001 to 9999: no sign, not year 0.
+            guard let whole = ValueDisplay.isoText(Date(timeIntervalSinceReferenceDate: seconds.rounded(.down))),
+                whole.first?.isNumber == true, !whole.hasPrefix("0000")
+            else {
+                let shown = ValueDisplay.dateText(date) ?? value.json()
+                throw ToolError("\(path): the date \(shown) has no XML form; export as --format json")
             }
-            text += "<date>\(xmlDate.string(from: Date(timeIntervalSince1970: seconds.rounded(.down))))</date>"
+            if seconds != seconds.rounded(.down) {
+                let shown = ValueDisplay.dateText(date) ?? value.json()
+                warn("\(path): the date \(shown) loses its fraction of a second in XML; --format json keeps it")
+            }
+            text += "<date>\(whole)</date>"
         case .data(let bytes): text += "<data>\(bytes.base64EncodedString())</data>"
         case .array(let elements):
             guard !elements.isEmpty else {
@@ -91,15 +94,5 @@ enum PlistXML {
             }
         }
         return result
-    }
-
-    private static let utc = TimeZone(identifier: "UTC") ?? .current
-
-    private static var xmlDate: DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = utc
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return formatter
     }
 }

@@ -1,12 +1,22 @@
 import Foundation
 import TypedDefaults
 
-/// A failure reported in one line, with exit status 1; nothing was written.
+/// A failure reported in one line, with exit status 1 (64 for a usage error); nothing was
+/// written.
 struct ToolError: Error, CustomStringConvertible {
     let description: String
+    /// The command line's shape is wrong (a value missing, too many), not what it names.
+    var isUsage = false
 
     init(_ description: String) {
         self.description = description
+    }
+
+    /// A command line of the wrong shape, as ArgumentParser reports one: exit status 64.
+    static func usage(_ description: String) -> ToolError {
+        var error = ToolError(description)
+        error.isUsage = true
+        return error
     }
 
     /// What the library's error means to someone at a shell.

@@ -3,7 +3,8 @@ import TypedDefaults
 
 /// Stored values as people read them: in macOS `defaults`' old-style property-list format, with
 /// what TypedDefaults stores shown as the program's author wrote it (Codable JSON as JSON, an
-/// explicit `nil` as `nil`, a keyed archive as its class and size), or as JSON for programs.
+/// explicit `nil` as `nil`, a keyed archive as its class and size). Programs get the exact JSON
+/// form instead (`DefaultsStoredValue.json()`, `ExportFile`), which reads back.
 enum ValueDisplay {
     /// The old-style text of `value`; nested collections indented below `indent`.
     static func text(_ value: DefaultsStoredValue, indent: String = "") -> String {
@@ -24,7 +25,7 @@ enum ValueDisplay {
         case .unsignedInteger(let number): return "\(number)"
         case .real(let number): return "\(number)"
         case .boolean(let flag): return flag ? "1" : "0"
-        case .date(let date): return "\"\(dateText(date))\""
+        case .date(let date): return dateText(date).map { "\"\($0)\"" } ?? value.json()
         case .data(let bytes): return "{length = \(bytes.count), bytes = 0x\(hex(bytes))}"
         case .array(let elements):
             guard !elements.isEmpty else { return "()" }
@@ -52,10 +53,10 @@ enum ValueDisplay {
         key.defaultValue.map { line(presented($0, as: key.valueType)) } ?? key.formattedDefaultValue
     }
 
-    /// The value on one line: a collection as JSON.
+    /// The value on one line: a collection in the JSON form.
     static func line(_ value: DefaultsStoredValue) -> String {
         switch (value, value.encoding) {
-        case (.array, .plain), (.dictionary, .plain): json(value)
+        case (.array, .plain), (.dictionary, .plain): value.json()
         default: text(value)
         }
     }
@@ -68,39 +69,6 @@ enum ValueDisplay {
             let note = notes[key].map { " /* \($0) */" } ?? ""
             return "\(indent)\(quotedIfNeeded(key)) = \(text(value, indent: indent));\(note)"
         }.joined(separator: "\n")
-    }
-
-    /// JSON for programs: the exact JSON form of ``DefaultsStoredValue``, with Codable JSON
-    /// embedded as JSON, an explicit `nil` as `null`, and a keyed archive as
-    /// `{"$keyedArchive": class, "$data": Base64}`.
-    static func json(_ value: DefaultsStoredValue) -> String {
-        switch value.encoding {
-        case .json:
-            if case .string(let json) = value { return json.trimmingCharacters(in: .whitespacesAndNewlines) }
-        case .keyedArchive(let className):
-            if case .data(let bytes) = value {
-                return
-                    #"{"$keyedArchive":\#(DefaultsStoredValue.string(className).json()),"$data":"\#(bytes.base64EncodedString())"}"#
-            }
-        case .explicitNil, .plain:
-            break
-        }
-        switch value {
-        case .array(let elements):
-            return "[" + elements.map(json).joined(separator: ",") + "]"
-        case .dictionary(let entries) where value.encoding == .plain:
-            return object(entries)
-        default:
-            return value.json()
-        }
-    }
-
-    /// A JSON object of `entries`, sorted by key, each shown as ``json(_:)`` shows it.
-    static func object(_ entries: [String: DefaultsStoredValue]) -> String {
-        let members = entries.sorted { $0.key < $1.key }.map { key, value in
-            DefaultsStoredValue.string(key).json() + ":" + json(value)
-        }
-        return "{" + members.joined(separator: ",") + "}"
     }
 
     /// Text as old-style property lists write it: bare when it is a plain word.
@@ -127,13 +95,20 @@ enum ValueDisplay {
         return quoted + "\""
     }
 
-    /// `2026-11-23 10:00:00 +0000`, as macOS `defaults read` shows a date.
-    static func dateText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter.string(from: date)
+    /// `2026-11-23 10:00:00 +0000`, as macOS `defaults read` shows a date, with the year and
+    /// fraction the JSON form writes (`-0044-03-15 12:00:00.5 +0000`), so that `--date` reads
+    /// it back exactly; `nil` beyond the years ISO 8601 text holds.
+    static func dateText(_ date: Date) -> String? {
+        isoText(date).map { $0.replacingOccurrences(of: "T", with: " ").dropLast() + " +0000" }
+    }
+
+    /// The ISO 8601 text of the JSON form, `2026-11-23T10:00:00.5Z`: proleptic Gregorian (a
+    /// `DateFormatter` turns Julian before 1582), any year; `nil` where the form has seconds.
+    static func isoText(_ date: Date) -> String? {
+        let json = DefaultsStoredValue.date(date).json()
+        let (prefix, suffix) = (#"{"$date":""#, #""}"#)
+        guard json.hasPrefix(prefix), json.hasSuffix(suffix) else { return nil }
+        return String(json.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     /// Bytes in hex; a long run shows its first 32 and last 8 bytes.

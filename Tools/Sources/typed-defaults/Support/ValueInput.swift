@@ -23,10 +23,10 @@ enum ValueTypeFlag: String, EnumerableFlag {
         case .float: "A float: 0.5, 1e-3, nan, inf."
         case .bool: "A boolean: true or false (yes/no, 1/0)."
         case .string: "A string, as given (the default without a schema)."
-        case .date: "An ISO 8601 date: 2026-11-23T10:00:00Z, 2026-11-23 10:00:00 +0000."
+        case .date: "An ISO 8601 date: 2026-11-23T10:00:00.5Z, 2026-11-23 10:00:00 +0000, -0044-03-15 (45 BC)."
         case .data: "Bytes in hexadecimal: cafe0042."
         case .url: "A URL, stored as its text: https://example.com/a."
-        case .json: #"JSON: {"size": 14}, [1, 2], null (an explicit nil)."#
+        case .json: #"The JSON form read --json prints: {"size": 14}, [1, 2], {"$date": …}, null (an explicit nil)."#
         }
     }
 
@@ -75,7 +75,8 @@ struct ValueInput {
             return .array(try words.map { try scalar($0, declared: element) })
         case .dict:
             guard words.count % 2 == 0 else {
-                throw ToolError("--dict takes key value pairs: \(words.count) words given")
+                let count = words.count == 1 ? "1 word" : "\(words.count) words"
+                throw ToolError.usage("--dict takes key value pairs: \(count) given")
             }
             let entryType: DefaultsSchema.ValueType? = if case .dictionary(let value)? = declared { value } else { nil }
             var entries: [String: DefaultsStoredValue] = [:]
@@ -91,7 +92,7 @@ struct ValueInput {
                 return .array(try words.map { try scalar($0, declared: element) })
             }
             guard words.count == 1 else {
-                throw ToolError("write takes one value (\(words.count) given); use --array or --dict for several")
+                throw ToolError.usage("write takes one value (\(words.count) given); use --array or --dict for several")
             }
             if let declaredType = self.declared, case .optional = declaredType, words[0] == "null" || words[0] == "nil",
                 type == nil || type == .json
@@ -108,9 +109,11 @@ struct ValueInput {
         do {
             switch type {
             case .json?:
-                // A Codable value is stored as its JSON text.
-                if declared == .json { return try jsonText(word) }
-                return try DefaultsStoredValue(json: word)
+                // A Codable value is stored as its JSON text: given as that text, or as the stored
+                // string's JSON form, a JSON string, as read --json prints it.
+                guard declared == .json else { return try DefaultsStoredValue(json: word) }
+                if case .string(let text)? = try? DefaultsStoredValue(json: word) { return try jsonText(text) }
+                return try jsonText(word)
             case .url?:
                 guard let url = URL(string: word), url.scheme != nil || word.hasPrefix("/") else {
                     throw ToolError("\(String(reflecting: word)) is not a URL")

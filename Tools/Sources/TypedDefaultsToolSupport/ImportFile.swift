@@ -1,0 +1,73 @@
+import Foundation
+import TypedDefaults
+
+/// A file `typed-defaults import` reads: the JSON form `export --format json` and `read --json`
+/// write, or a property list (XML, binary or OpenStep). Apart from the command line, so that a
+/// fuzz target can call it with any bytes.
+public enum ImportFile {
+    /// The values in a file: JSON when its text starts with `{`, else a property list; text
+    /// that starts with `{` and is not JSON may be an OpenStep property list (`{ key = value; }`).
+    ///
+    /// ```swift
+    /// let values = try ImportFile.values(in: Data(#"{"fontSize": 14}"#.utf8))   // ["fontSize": .integer(14)]
+    /// ```
+    public static func values(in data: Data) throws(ImportFileError) -> [String: DefaultsStoredValue] {
+        let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let value: DefaultsStoredValue
+        if firstByte == UInt8(ascii: "{") {
+            guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
+            do {
+                value = try DefaultsStoredValue(json: text)
+            } catch {
+                // JSON's `:` is never OpenStep's `=`: no text is both, but `{}`, the same in each.
+                guard let openStep = try? propertyList(data) else { throw .notJSON(reason: error.description) }
+                value = openStep
+            }
+        } else {
+            value = try propertyList(data)
+        }
+        // Any dictionary: a suite whose only key is an explicit nil's marker is such a suite,
+        // not a nil, and `{` starts no `null`.
+        guard case .dictionary(let entries) = value else {
+            throw .notADictionary(found: value.kind == .array ? "an array" : "a \(value.kind)")
+        }
+        return entries
+    }
+
+    /// The value of a property list: the one place a file's plist is parsed.
+    static func propertyList(_ data: Data) throws(ImportFileError) -> DefaultsStoredValue {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw .notPropertyList
+        }
+        guard let value = DefaultsStoredValue(propertyListObject: object) else { throw .unstorable }
+        return value
+    }
+}
+
+/// Why a file does not import; nothing is written.
+public enum ImportFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Text that starts as JSON (`{`) and is not UTF-8.
+    case notUTF8
+    /// Text that starts as JSON and parses neither as the JSON form nor as an OpenStep property
+    /// list: the JSON parser's reason.
+    case notJSON(reason: String)
+    /// Neither JSON nor a property list.
+    case notPropertyList
+    /// A property list holding a value a suite cannot store, or nesting too deeply.
+    case unstorable
+    /// A value that is not a dictionary of keys: `found` names what it is.
+    case notADictionary(found: String)
+
+    public var description: String {
+        switch self {
+        case .notUTF8: "the file is not UTF-8 text"
+        case .notJSON(let reason): "the file does not parse as JSON: \(reason)"
+        case .notPropertyList: "the file does not parse as a property list or JSON"
+        case .unstorable: "the file holds values a suite cannot store, or nests too deeply"
+        case .notADictionary(let found): "the file holds \(found), not a dictionary of keys"
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import TypedDefaults
+
+/// The backend's connection, its queries, and the failures they meet.
+extension PostgresBackend {
+    /// Whether a failure may pass by itself: the connection was lost or timed out, or the server
+    /// is shutting down, starting up or out of connections. Not a refused login, nor a value
+    /// the server cannot store.
+    static func isPassing(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .readFailed(_, let underlying), .writeFailed(_, let underlying):
+            if underlying is RequestTimeout { return true }
+            return (underlying as? PostgresProblem)?.isPassing ?? false
+        default:
+            return false
+        }
+    }
+    /// How long the request about to be made may wait for its answer (under `lock`).
+    var requestWait: TimeInterval {
+        guard let requestDeadline else { return Self.requestTimeout }
+        return min(Self.requestTimeout, max(1, requestDeadline.timeIntervalSinceNow))
+    }
+
+    /// Runs `body` with the backend's connection, connecting (and creating the table) when
+    /// there is none or it was lost; one caller at a time, so a transaction never interleaves.
+    /// Each request waits until `deadline` at most (at least 1 s, and never past
+    /// ``requestTimeout``): a request that hangs must not use up a commit's retries.
+    func withConnection<Result>(
+        before deadline: Date? = nil, _ body: (PostgresConnection) throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result {
+        lock.lock()
+        requestDeadline = deadline
+        defer {
+            requestDeadline = nil
+            lock.unlock()
+        }
+        let connection: PostgresConnection
+        if let current = self.connection, !current.isClosed {
+            connection = current
+        } else {
+            connection = try connect()
+            self.connection = connection
+        }
+        do throws(DefaultsError) {
+            return try body(connection)
+        } catch {
+            // A connection that failed mid-transaction may be unusable: the next call makes a new one.
+            if connection.isClosed { self.connection = nil }
+            throw error
+        }
+    }
+
+    func connect() throws(DefaultsError) -> PostgresConnection {
+        let connection: PostgresConnection
+        do {
+            connection = try Self.wait(
+                for: PostgresConnection.connect(
+                    on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(),
+                    logger: logger),
+                seconds: requestWait)
+        } catch {
+            throw .readFailed(path: location, underlying: PostgresProblem(error))
+        }
+        do throws(DefaultsError) {
+            // Under a lock of the table's name: two first connections creating the table at once
+            // would otherwise collide in PostgreSQL's catalog.
+            try run("BEGIN", on: connection)
+            try run(
+                PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: binds(table)),
+                on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(table) (
+                            suite text NOT NULL, key text NOT NULL, value text NOT NULL,
+                            version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
+                            PRIMARY KEY (suite, key))
+                        """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(commitLog) (
+                            id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
+                        """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: "CREATE INDEX IF NOT EXISTS \(commitLog)_time ON \(commitLog) (committed_at)"),
+                on: connection)
+            try run("COMMIT", on: connection)
+        } catch {
+            let _: EventLoopFuture<Void> = connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    func rows(of connection: PostgresConnection, locking: Bool) throws(DefaultsError) -> [String:
+        DefaultsStoredValue]
+    {
+        let query = PostgresQuery(
+            unsafeSQL: "SELECT key, value FROM \(table) WHERE suite = $1" + (locking ? " FOR UPDATE" : ""),
+            binds: binds(suite))
+        let result = try run(query, on: connection)
+        var values: [String: DefaultsStoredValue] = [:]
+        for row in result.rows {
+            do {
+                let (key, text) = try row.decode((String, String).self)
+                values[key] = try DefaultsStoredValue(json: text)
+            } catch {
+                throw .corrupt(key: "\(suite) row", underlying: PostgresProblem(error))
+            }
+        }
+        return values
+    }
+
+    func upsert(key: String, value: String) -> PostgresQuery {
+        PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO \(table) (suite, key, value) VALUES ($1, $2, $3)
+                ON CONFLICT (suite, key) DO UPDATE
+                SET value = EXCLUDED.value, version = \(table).version + 1, updated_at = now()
+                """, binds: binds(suite, key, value))
+    }
+
+    func binds(_ values: String...) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+
+    @discardableResult
+    func run(_ query: PostgresQuery, on connection: PostgresConnection) throws(DefaultsError)
+        -> PostgresQueryResult
+    {
+        do {
+            return try Self.wait(for: connection.query(query, logger: logger), seconds: requestWait)
+        } catch let timeout as RequestTimeout {
+            // A server that stopped answering: the connection is dropped, and the next call
+            // connects again.
+            let _: EventLoopFuture<Void> = connection.close()
+            throw .writeFailed(path: location, underlying: timeout)
+        } catch {
+            throw .writeFailed(path: location, underlying: PostgresProblem(error))
+        }
+    }
+}
+
+extension PostgresBackend {
+    /// How long a connection attempt or a query may take before it is given up: a server that
+    /// stops answering (stopped, its host gone) must not hold a commit, and the store's lock, for
+    /// ever.
+    static let requestTimeout: TimeInterval = 10
+
+    /// The value of `future`, waited for at most `seconds`.
+    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, seconds: TimeInterval) throws -> Value {
+        let promise = future.eventLoop.makePromise(of: Value.self)
+        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+            promise.fail(RequestTimeout(seconds: seconds))
+        }
+        future.whenComplete { result in
+            timeout.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+}
+
+/// A connection attempt or query the server did not answer in time.
+struct RequestTimeout: Error, CustomStringConvertible {
+    let seconds: TimeInterval
+
+    var description: String { "PostgreSQL: no answer in \(Int(seconds)) s" }
+}
+
+/// A PostgreSQL error, described by what the server or connection said: never the query's
+/// parameters, nor the password.
+struct PostgresProblem: Error, CustomStringConvertible {
+    let description: String
+    /// Whether the server answered with this error (so a transaction it ends stored nothing).
+    let isServerError: Bool
+    /// See ``PostgresBackend/isPassing(_:)``.
+    let isPassing: Bool
+
+    init(_ error: any Error) {
+        guard let error = error as? PSQLError else {
+            // Connecting failed below PostgreSQL (refused, unreachable, reset): the network's.
+            description = "PostgreSQL: \(String(describing: type(of: error)))"
+            isServerError = false
+            isPassing = true
+            return
+        }
+        let message = error.serverInfo?[.message] ?? error.underlying.map { "\(error.code) (\($0))" } ?? "\(error.code)"
+        description = "PostgreSQL: \(message)"
+        guard let state = error.serverInfo?[.sqlState] else {
+            isServerError = false
+            isPassing = [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
+                .contains(error.code)
+            return
+        }
+        isServerError = true
+        // 08: connection exception; 57P01–57P03: shutting down, crashed, starting up;
+        // 53300: too many connections; 40001, 40P01: serialization failure, deadlock.
+        isPassing =
+            state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300", "40001", "40P01"].contains(state)
+    }
+}
+
+/// A commit in progress, across its tries.
+struct CommitAttempt {
+    /// Logged with the commit, to find out whether a commit whose answer was lost was stored.
+    let id: String
+    /// Whether the last try sent `COMMIT` and got no answer.
+    var outcomeUnknown = false
+}
+
+/// The connection was lost after `COMMIT` was sent and the server could not be asked again in
+/// time: the commit may or may not have been stored.
+struct CommitUnconfirmed: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: DefaultsError) {
+        description = "the server did not confirm the commit, which may have been stored (\(error))"
+    }
+}
+
+/// Connection IDs for postgres-nio's logs.
+final class LockedCounter: @unchecked Sendable {  // `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}

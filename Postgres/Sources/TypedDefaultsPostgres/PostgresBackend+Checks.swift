@@ -3,8 +3,11 @@ import TypedDefaults
 
 /// What the backend refuses to store, checked as values are written and again at commit.
 extension PostgresBackend {
-    /// Refuses a key longer than ``maximumNameBytes`` and a value larger than
-    /// ``maximumValueBytes``, as it is written.
+    /// Refuses, as it is written, what the server could never store, so that it cannot hold back
+    /// the changes committed with it: a key longer than ``maximumNameBytes`` or holding U+0000
+    /// (PostgreSQL's `text` refuses that character), and a value larger than
+    /// ``maximumValueBytes``. A value is stored as its JSON, which writes U+0000 as `\u0000`: a
+    /// string or a nested dictionary's key holding it is stored.
     public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
         try checkKey(key)
         // Only a value that might be too large is encoded to be measured: a write of a small one
@@ -26,10 +29,21 @@ extension PostgresBackend {
     }
 
     func checkKey(_ key: String) throws(DefaultsError) {
-        guard key.utf8.count > Self.maximumNameBytes else { return }
-        throw .encodingFailed(
-            key: Self.shown(key), underlying: TooLarge(what: "key", bytes: key.utf8.count, limit: Self.maximumNameBytes)
-        )
+        if key.utf8.count > Self.maximumNameBytes {
+            throw .encodingFailed(
+                key: Self.shown(key),
+                underlying: TooLarge(what: "key", bytes: key.utf8.count, limit: Self.maximumNameBytes))
+        }
+        if key.utf8.contains(0) { throw .encodingFailed(key: Self.shown(key), underlying: HoldsNUL(what: "key")) }
+    }
+
+    /// Refuses a suite name the server cannot store: longer than ``maximumNameBytes``, or
+    /// holding U+0000. Every query names the suite, so none would succeed.
+    static func checkSuite(_ suite: String) throws(DefaultsError) {
+        if suite.utf8.count > maximumNameBytes {
+            throw .invalidSuiteName(shown(suite), reason: "longer than \(maximumNameBytes) bytes in UTF-8")
+        }
+        if suite.utf8.contains(0) { throw .invalidSuiteName(shown(suite), reason: "\(HoldsNUL(what: "suite name"))") }
     }
 
     func checkValue(_ json: String, forKey key: String) throws(DefaultsError) {
@@ -38,9 +52,12 @@ extension PostgresBackend {
             key: Self.shown(key), underlying: TooLarge(what: "value", bytes: json.utf8.count, limit: maximumValueBytes))
     }
 
-    /// A key as an error names it: its first 60 characters.
-    static func shown(_ key: String) -> String {
-        key.count > 60 ? String(key.prefix(60)) + "…" : key
+    /// A key or suite name as an error names it: its first 60 characters, U+0000 written
+    /// `\u{0}`.
+    static func shown(_ name: String) -> String {
+        let cut = name.count > 60 ? String(name.prefix(60)) + "…" : name
+        guard cut.utf8.contains(0) else { return cut }
+        return cut.unicodeScalars.map { $0 == "\u{0}" ? "\\u{0}" : String($0) }.joined()
     }
 }
 
@@ -53,4 +70,12 @@ struct TooLarge: Error, CustomStringConvertible {
     var description: String {
         "the \(what) is \(bytes.formatted()) bytes, more than the \(limit.formatted()) the PostgreSQL backend stores"
     }
+}
+
+/// A key or suite name holding U+0000, which PostgreSQL's `text` cannot store (the server
+/// refuses it: `invalid byte sequence for encoding "UTF8": 0x00`).
+struct HoldsNUL: Error, CustomStringConvertible {
+    let what: String
+
+    var description: String { "the \(what) holds U+0000 (NUL), which PostgreSQL text cannot store" }
 }

@@ -64,6 +64,7 @@ extension PostgresBackend {
             throw .readFailed(path: location, underlying: PostgresProblem(error))
         }
         do throws(DefaultsError) {
+            try checkEncoding(of: connection)
             // Under a lock of the table's name: two first connections creating the table at once
             // would otherwise collide in PostgreSQL's catalog.
             try run("BEGIN", on: connection)
@@ -90,10 +91,26 @@ extension PostgresBackend {
                 on: connection)
             try run("COMMIT", on: connection)
         } catch {
-            let _: EventLoopFuture<Void> = connection.close()
+            Self.close(connection)
             throw error
         }
         return connection
+    }
+
+    /// Closes `connection`, keeping it until it is closed: postgres-nio requires that of a
+    /// connection that goes.
+    static func close(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in _ = connection }
+    }
+
+    /// Refuses a database whose encoding cannot hold every character a key or value may have
+    /// (LATIN1 has no 🙂): a change holding one would fail every commit. UTF8 holds them all;
+    /// SQL_ASCII stores the bytes it is given.
+    func checkEncoding(of connection: PostgresConnection) throws(DefaultsError) {
+        let result = try run("SELECT current_setting('server_encoding')", on: connection)
+        let encoding = try? result.rows.first?.decode(String.self)
+        guard let encoding, !["UTF8", "SQL_ASCII"].contains(encoding) else { return }
+        throw .readFailed(path: location, underlying: UnsupportedEncoding(encoding: encoding))
     }
 
     func rows(of connection: PostgresConnection, locking: Bool) throws(DefaultsError) -> [String:
@@ -204,6 +221,16 @@ struct PostgresProblem: Error, CustomStringConvertible {
         // 53300: too many connections; 40001, 40P01: serialization failure, deadlock.
         isPassing =
             state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300", "40001", "40P01"].contains(state)
+    }
+}
+
+/// A database whose encoding cannot hold every character.
+struct UnsupportedEncoding: Error, CustomStringConvertible {
+    let encoding: String
+
+    var description: String {
+        "the database's encoding is \(encoding), which cannot hold every character a key or value may have; "
+            + "the PostgreSQL backend needs a database created with ENCODING 'UTF8'"
     }
 }
 

@@ -26,6 +26,11 @@ import TypedDefaults
 /// change. Values are always bound as parameters, never spliced into SQL; the password is used to
 /// log in and appears in no error or location.
 ///
+/// What the server could never store is refused where it is written, never at commit, where it
+/// would fail every commit and hold back every other change: a suite name holding U+0000 when the
+/// backend is made, a key holding it or too long, and a value too large, by
+/// ``check(_:forKey:)``; a database whose encoding cannot hold every character when connecting.
+///
 /// While the server cannot be reached, reads are served from the store's cache, writes stay
 /// pending, and the store retries the commit (see ``TypedDefaults/DefaultsStore``); a listener
 /// that loses its connection reconnects and reloads.
@@ -71,22 +76,25 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///     reported. Every commit reads the suite whole, so keep values small.
     ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
     /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
-    ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes``.
+    ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes`` or
+    ///   holding U+0000, which PostgreSQL's `text` cannot store: refused here, since every
+    ///   query names the suite.
     public init(
         configuration: PostgresConnection.Configuration, suite: String, table: String = "typed_defaults",
         outageWait: TimeInterval = 15, maximumValueBytes: Int = 1 << 20,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = PostgresBackend.quietLogger
     ) throws(DefaultsError) {
-        guard suite.utf8.count <= Self.maximumNameBytes else {
-            throw .invalidSuiteName(
-                String(suite.prefix(40)) + "…", reason: "longer than \(Self.maximumNameBytes) bytes in UTF-8")
-        }
+        try Self.checkSuite(suite)
         guard table.range(of: "^[a-z_][a-z0-9_]{0,49}$", options: .regularExpression) != nil else {
             throw .invalidSuiteName(table, reason: "a table name is lowercase letters, digits and underscores")
         }
         var configuration = configuration
         configuration.options.connectTimeout = .seconds(5)
+        // What the backend sends is UTF-8: the server is told so, whatever the role or the
+        // database sets, and converts or refuses rather than store other bytes.
+        configuration.options.additionalStartupParameters.removeAll { $0.0 == "client_encoding" }
+        configuration.options.additionalStartupParameters.append(("client_encoding", "UTF8"))
         self.configuration = configuration
         self.maximumValueBytes = maximumValueBytes
         self.outageWait = outageWait
@@ -126,10 +134,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
 
     /// Closes the backend's connections (a connection must be closed before it goes).
     deinit {
-        for connection in [connection, listening?.connection].compactMap({ $0 }) {
-            // Kept until closed; never waited for: the last reference may go on an event loop.
-            connection.close().whenComplete { _ in _ = connection }
-        }
+        // Never waited for: the last reference may go on an event loop.
+        for connection in [connection, listening?.connection].compactMap({ $0 }) { Self.close(connection) }
     }
 
     /// A logger that prints errors only: postgres-nio logs every query at lower levels.
@@ -146,8 +152,16 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     var commitLog: String { "\(table)_commits" }
 
     public func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
-        try withConnection { connection throws(DefaultsError) in
-            try rows(of: connection, locking: false)
+        do throws(DefaultsError) {
+            return try withConnection { connection throws(DefaultsError) in
+                try rows(of: connection, locking: false)
+            }
+        } catch {
+            // A query that failed here failed a read: nothing was to be written.
+            if case .writeFailed(let path, let underlying) = error {
+                throw .readFailed(path: path, underlying: underlying)
+            }
+            throw error
         }
     }
 

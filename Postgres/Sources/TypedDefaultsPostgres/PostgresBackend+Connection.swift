@@ -17,20 +17,30 @@ extension PostgresBackend {
             return false
         }
     }
-    /// How long the request about to be made may wait for its answer (under `lock`).
+
+    /// A deadline nearer than this is the store's at exit (2 s; a commit is given 5 s otherwise),
+    /// which a commit keeps instead of waiting out an outage.
+    static let shortDeadline: TimeInterval = 4.5
+
+    /// How long the request about to be made may wait for its answer (under `lock`):
+    /// ``requestTimeout``, and never past the deadline of the call under way.
     var requestWait: TimeInterval {
-        guard let requestDeadline else { return Self.requestTimeout }
-        return min(Self.requestTimeout, max(1, requestDeadline.timeIntervalSinceNow))
+        min(requestTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
     }
 
     /// Runs `body` with the backend's connection, connecting (and creating the table) when
     /// there is none or it was lost; one caller at a time, so a transaction never interleaves.
-    /// Each request waits until `deadline` at most (at least 1 s, and never past
-    /// ``requestTimeout``): a request that hangs must not use up a commit's retries.
+    /// Every wait ends by `deadline`: for another call's turn, for connecting (and never past
+    /// ``connectTimeout``), and for each request (never past ``requestTimeout``), so a request
+    /// that hangs neither uses up a commit's retries nor holds the process's exit.
     func withConnection<Result>(
-        before deadline: Date? = nil, _ body: (PostgresConnection) throws(DefaultsError) -> Result
+        before deadline: Date, _ body: (PostgresConnection) throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
-        lock.lock()
+        let start = Date()
+        guard lock.lock(before: deadline) else {
+            let waited = Date().timeIntervalSince(start)
+            throw .readFailed(path: location, underlying: RequestTimeout(.busy, seconds: waited))
+        }
         requestDeadline = deadline
         defer {
             requestDeadline = nil
@@ -46,20 +56,39 @@ extension PostgresBackend {
         do throws(DefaultsError) {
             return try body(connection)
         } catch {
-            // A connection that failed mid-transaction may be unusable: the next call makes a new one.
-            if connection.isClosed { self.connection = nil }
+            // A connection that failed mid-transaction, or was given up on (and is closing), may
+            // be unusable: the next call makes a new one.
+            if connection.isClosed || Self.isTimeout(error) { self.connection = nil }
             throw error
         }
     }
 
+    /// Whether `error` is a wait that ran out.
+    static func isTimeout(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .readFailed(_, let underlying), .writeFailed(_, let underlying): underlying is RequestTimeout
+        default: false
+        }
+    }
+
+    /// A new connection, with the table made sure of, in ``connectTimeout`` at most, and never
+    /// past the deadline of the call under way (under `lock`).
     func connect() throws(DefaultsError) -> PostgresConnection {
+        let wait = min(connectTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
+        guard wait > 0 else { throw .readFailed(path: location, underlying: RequestTimeout(.connecting, seconds: 0)) }
+        var configuration = self.configuration
+        // postgres-nio's own bound, a little later, closes what it opened; the wait below is
+        // what the caller sees.
+        configuration.options.connectTimeout = .milliseconds(Self.milliseconds(wait + 1))
+        let attempt = PostgresConnection.connect(
+            on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(), logger: logger)
         let connection: PostgresConnection
         do {
-            connection = try Self.wait(
-                for: PostgresConnection.connect(
-                    on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(),
-                    logger: logger),
-                seconds: requestWait)
+            connection = try Self.wait(for: attempt, seconds: wait, .connecting)
+        } catch let timeout as RequestTimeout {
+            // A connection made after all is closed, not left open.
+            attempt.whenSuccess { Self.close($0) }
+            throw .readFailed(path: location, underlying: timeout)
         } catch {
             throw .readFailed(path: location, underlying: PostgresProblem(error))
         }
@@ -95,6 +124,13 @@ extension PostgresBackend {
             throw error
         }
         return connection
+    }
+
+    /// Whole milliseconds in `seconds`, for NIO: none for a time that is not positive (or not a
+    /// number), a year at most.
+    static func milliseconds(_ seconds: TimeInterval) -> Int64 {
+        guard seconds > 0 else { return 0 }
+        return Int64(min(seconds, 366 * 86_400) * 1000)
     }
 
     /// Closes `connection`, keeping it until it is closed: postgres-nio requires that of a
@@ -151,12 +187,16 @@ extension PostgresBackend {
     func run(_ query: PostgresQuery, on connection: PostgresConnection) throws(DefaultsError)
         -> PostgresQueryResult
     {
+        let wait = requestWait
         do {
-            return try Self.wait(for: connection.query(query, logger: logger), seconds: requestWait)
+            // A request left no time is not sent: the connection is closed as for a timeout,
+            // which ends the transaction under way.
+            guard wait > 0 else { throw RequestTimeout(.answer, seconds: 0) }
+            return try Self.wait(for: connection.query(query, logger: logger), seconds: wait, .answer)
         } catch let timeout as RequestTimeout {
             // A server that stopped answering: the connection is dropped, and the next call
             // connects again.
-            let _: EventLoopFuture<Void> = connection.close()
+            Self.close(connection)
             throw .writeFailed(path: location, underlying: timeout)
         } catch {
             throw .writeFailed(path: location, underlying: PostgresProblem(error))
@@ -165,16 +205,20 @@ extension PostgresBackend {
 }
 
 extension PostgresBackend {
-    /// How long a connection attempt or a query may take before it is given up: a server that
-    /// stops answering (stopped, its host gone) must not hold a commit, and the store's lock, for
-    /// ever.
-    static let requestTimeout: TimeInterval = 10
-
-    /// The value of `future`, waited for at most `seconds`.
-    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, seconds: TimeInterval) throws -> Value {
+    /// The value of `future`, waited for at most `seconds`: a server that stops answering
+    /// (stopped, its host gone, or only accepting connections) must not hold a commit, and the
+    /// store's lock, for ever.
+    ///
+    /// - Parameters:
+    ///   - future: What is waited for.
+    ///   - seconds: How long; none when not positive.
+    ///   - stage: What the ``RequestTimeout`` thrown names.
+    static func wait<Value: Sendable>(
+        for future: EventLoopFuture<Value>, seconds: TimeInterval, _ stage: RequestTimeout.Stage
+    ) throws -> Value {
         let promise = future.eventLoop.makePromise(of: Value.self)
-        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
-            promise.fail(RequestTimeout(seconds: seconds))
+        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(milliseconds(seconds))) {
+            promise.fail(RequestTimeout(stage, seconds: seconds))
         }
         future.whenComplete { result in
             timeout.cancel()
@@ -184,11 +228,31 @@ extension PostgresBackend {
     }
 }
 
-/// A connection attempt or query the server did not answer in time.
+/// A connection attempt or query the server did not answer in time, or a call that did not get
+/// its turn on the backend's connection in time.
 struct RequestTimeout: Error, CustomStringConvertible {
+    enum Stage {
+        case connecting, answer, busy
+    }
+
+    let stage: Stage
     let seconds: TimeInterval
 
-    var description: String { "PostgreSQL: no answer in \(Int(seconds)) s" }
+    init(_ stage: Stage, seconds: TimeInterval) {
+        self.stage = stage
+        self.seconds = seconds
+    }
+
+    var description: String {
+        // Not a number, or beyond a year, would not convert to Int.
+        let tenths = seconds > 0 ? (min(seconds, 366 * 86_400) * 10).rounded() : 0
+        let time = tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
+        return switch stage {
+        case .connecting: "PostgreSQL: not connected in \(time) s"
+        case .answer: "PostgreSQL: no answer in \(time) s"
+        case .busy: "PostgreSQL: the backend's connection was busy for \(time) s"
+        }
+    }
 }
 
 /// A PostgreSQL error, described by what the server or connection said: never the query's

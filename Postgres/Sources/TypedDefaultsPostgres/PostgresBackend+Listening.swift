@@ -21,7 +21,9 @@ extension PostgresBackend {
     /// Connects a connection of its own, listens on the table's channel, and calls `handlers`
     /// (off the event loop) for each notification naming the suite. When the connection is
     /// lost, it connects again, waiting longer each time up to 5 s (see ``listenDelay(after:refused:)``),
-    /// and then calls `handlers`: changes made meanwhile were not announced.
+    /// and then calls `handlers`: changes made meanwhile were not announced. Connecting waits
+    /// ``connectTimeout`` at most, and `LISTEN` ``requestTimeout``: a server that accepts
+    /// connections and never answers is tried again as one that cannot be reached.
     func listen(handlers: [@Sendable () -> Void], retryDelay: TimeInterval) {
         let suite = self.suite
         let notify: @Sendable () -> Void = { [weak self] in
@@ -36,11 +38,24 @@ extension PostgresBackend {
             connection.addListener(channel: self.channel) { _, notification in
                 if notification.payload == suite { notify() }
             }
+            let unanswered = eventLoop.scheduleTask(in: .milliseconds(Self.milliseconds(self.requestTimeout))) {
+                Self.close(connection)
+            }
             return connection.query(PostgresQuery(unsafeSQL: "LISTEN \(self.channel)"), logger: self.logger).map {
-                _ in connection
+                _ -> PostgresConnection in
+                unanswered.cancel()
+                return connection
+            }.flatMapErrorThrowing { error -> PostgresConnection in
+                // Not listening: closed before it goes.
+                unanswered.cancel()
+                Self.close(connection)
+                throw error
             }
         }.whenComplete { [weak self] result in
-            guard let self else { return }
+            guard let self else {
+                if case .success(let connection) = result { Self.close(connection) }
+                return
+            }
             switch result {
             case .success(let connection):
                 let isFirst = self.listenerLock.withLock { () -> Bool in

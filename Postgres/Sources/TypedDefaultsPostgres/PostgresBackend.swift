@@ -34,6 +34,12 @@ import TypedDefaults
 /// While the server cannot be reached, reads are served from the store's cache, writes stay
 /// pending, and the store retries the commit (see ``TypedDefaults/DefaultsStore``); a listener
 /// that loses its connection reconnects and reloads.
+///
+/// A server that accepts connections and never answers holds nothing for ever: connecting waits
+/// ``connectTimeout`` (5 s unless you say otherwise) and each query ``requestTimeout`` (10 s),
+/// so a store's first read falls back to defaults after 5 s; a flush or update fails after
+/// ``outageWait`` (15 s), or the 5 s the store gives a commit when that is longer; at exit,
+/// every wait ends by the store's 2 s deadline.
 public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     // @unchecked Sendable is sound: `connection` and `requestDeadline` are only touched while
     // holding `lock`, and `listening` only while holding `listenerLock`; everything else is
@@ -42,6 +48,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     public let location: String
     /// The largest value stored, in bytes of its JSON form.
     public let maximumValueBytes: Int
+    /// How long connecting may take: the connection, TLS and the login.
+    public let connectTimeout: TimeInterval
+    /// How long a query may wait for the server's answer.
+    public let requestTimeout: TimeInterval
     /// How long a commit waits out a server that is restarting or cannot be reached.
     public let outageWait: TimeInterval
     /// The longest suite name and key, in bytes of UTF-8: both are in the table's primary-key
@@ -68,9 +78,16 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///   - table: A plain identifier: lowercase letters, digits and underscores, starting with a
     ///     letter or underscore, 50 characters at most (the commit log's table and index are
     ///     named after it, and PostgreSQL cuts names at 63).
+    ///   - connectTimeout: How long connecting may take, in seconds: the connection, TLS and the
+    ///     login. A store's first read of a server that accepts connections and never answers
+    ///     falls back to defaults, reporting the error, after this.
+    ///   - requestTimeout: How long a query may wait for the server's answer, in seconds; the
+    ///     connection is then dropped. A read waits `connectTimeout` and `requestTimeout` at
+    ///     most, together.
     ///   - outageWait: How long a commit waits out a server that is restarting or cannot be
     ///     reached, trying again, before it fails: an `update` then counts once instead of
-    ///     failing. A shorter deadline from the store (at exit, 2 s) is kept.
+    ///     failing. A flush or update waits this long, or the 5 s the store gives a commit when
+    ///     that is longer; the store's deadline at exit (2 s) is kept by every wait.
     ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
     ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
     ///     reported. Every commit reads the suite whole, so keep values small.
@@ -81,7 +98,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///   query names the suite.
     public init(
         configuration: PostgresConnection.Configuration, suite: String, table: String = "typed_defaults",
-        outageWait: TimeInterval = 15, maximumValueBytes: Int = 1 << 20,
+        connectTimeout: TimeInterval = 5, requestTimeout: TimeInterval = 10, outageWait: TimeInterval = 15,
+        maximumValueBytes: Int = 1 << 20,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = PostgresBackend.quietLogger
     ) throws(DefaultsError) {
@@ -90,13 +108,16 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             throw .invalidSuiteName(table, reason: "a table name is lowercase letters, digits and underscores")
         }
         var configuration = configuration
-        configuration.options.connectTimeout = .seconds(5)
+        // The listener's bound; the backend's own connections are given less when a deadline is nearer.
+        configuration.options.connectTimeout = .milliseconds(Self.milliseconds(connectTimeout))
         // What the backend sends is UTF-8: the server is told so, whatever the role or the
         // database sets, and converts or refuses rather than store other bytes.
         configuration.options.additionalStartupParameters.removeAll { $0.0 == "client_encoding" }
         configuration.options.additionalStartupParameters.append(("client_encoding", "UTF8"))
         self.configuration = configuration
         self.maximumValueBytes = maximumValueBytes
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
         self.outageWait = outageWait
         self.suite = suite
         self.table = table
@@ -153,7 +174,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
 
     public func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
         do throws(DefaultsError) {
-            return try withConnection { connection throws(DefaultsError) in
+            let deadline = Date().addingTimeInterval(connectTimeout + requestTimeout)
+            return try withConnection(before: deadline) { connection throws(DefaultsError) in
                 try rows(of: connection, locking: false)
             }
         } catch {
@@ -176,14 +198,18 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
         var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
         // Locks are waited for until the store's deadline; an outage for `outageWait`, unless
-        // the store asked for less than the 5 s it gives a commit (at exit).
+        // the store asked for less than the 5 s it gives a commit (at exit): then every wait,
+        // connecting, each query and each pause, ends by the store's deadline.
         let retryDeadline =
-            deadline.timeIntervalSinceNow < 4.5 ? deadline : max(deadline, Date().addingTimeInterval(outageWait))
+            deadline.timeIntervalSinceNow < Self.shortDeadline
+            ? deadline : max(deadline, Date().addingTimeInterval(outageWait))
         var pause: TimeInterval = 0.05
         while true {
             do throws(DefaultsError) {
                 return try withConnection(before: retryDeadline) { connection throws(DefaultsError) in
-                    try commitOnce(changes, attempt: &attempt, deadline: deadline, edit: edit, on: connection)
+                    try commitOnce(
+                        changes, attempt: &attempt, lockDeadline: lockDeadline(deadline, retryDeadline), edit: edit,
+                        on: connection)
                 }
             } catch {
                 guard Self.isPassing(error), Date().addingTimeInterval(pause) < retryDeadline else {
@@ -202,15 +228,24 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         }
     }
 
+    /// Until when a try of a commit waits for another machine's commit to release the suite's
+    /// lock: the store's `deadline`, or a second from now when a wait for the server used it up
+    /// (the machines that waited out a restart together then take turns), never past
+    /// `retryDeadline` (at exit, the store's).
+    private func lockDeadline(_ deadline: Date, _ retryDeadline: Date) -> Date {
+        min(max(deadline, Date().addingTimeInterval(1)), retryDeadline)
+    }
+
     /// One try of a commit, as one transaction on `connection`.
     private func commitOnce(
-        _ changes: [String: DefaultsStoredValue?], attempt: inout CommitAttempt, deadline: Date,
+        _ changes: [String: DefaultsStoredValue?], attempt: inout CommitAttempt, lockDeadline: Date,
         edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void, on connection: PostgresConnection
     ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
         try run("BEGIN", on: connection)
         do throws(DefaultsError) {
-            let wait = max(1, Int(deadline.timeIntervalSinceNow.rounded(.down)))
-            try run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(min(wait, 60))s'"), on: connection)
+            // In milliseconds, at least 1 (0 would mean for ever), a minute at most.
+            let lockWait = max(1, Self.milliseconds(min(60, lockDeadline.timeIntervalSinceNow)))
+            try run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(lockWait)ms'"), on: connection)
             try run(
                 PostgresQuery(
                     unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",

@@ -57,6 +57,9 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// The longest suite name and key, in bytes of UTF-8: both are in the table's primary-key
     /// index, whose entries PostgreSQL limits to some 2,700 bytes.
     public static let maximumNameBytes = 1_000
+    /// The most ``maximumValueBytes`` may be: under PostgreSQL's 1 GiB, for a text value and for
+    /// the message that carries it with its suite and key.
+    static let largestValueBytes = 1_000_000_000
     let suite: String
     let table: String
     let configuration: PostgresConnection.Configuration
@@ -90,7 +93,9 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///     that is longer; the store's deadline at exit (2 s) is kept by every wait.
     ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
     ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
-    ///     reported. Every commit reads the suite whole, so keep values small.
+    ///     reported. At most 1,000,000,000: PostgreSQL stores no text, and takes no message, of
+    ///     1 GiB, so a larger value would fail every commit. Every commit reads the suite whole,
+    ///     so keep values small.
     ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
     /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
     ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes`` or
@@ -115,7 +120,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         configuration.options.additionalStartupParameters.removeAll { $0.0 == "client_encoding" }
         configuration.options.additionalStartupParameters.append(("client_encoding", "UTF8"))
         self.configuration = configuration
-        self.maximumValueBytes = maximumValueBytes
+        self.maximumValueBytes = min(maximumValueBytes, Self.largestValueBytes)
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
         self.outageWait = outageWait

@@ -20,8 +20,9 @@ extension PostgresBackend {
 
     /// Connects a connection of its own, listens on the table's channel, and calls `handlers`
     /// (off the event loop) for each notification naming the suite. When the connection is
-    /// lost, it connects again, waiting longer each time up to 5 s (see ``listenDelay(after:refused:)``),
-    /// and then calls `handlers`: changes made meanwhile were not announced. Connecting waits
+    /// lost, it connects again, waiting longer each time up to 5 s (see ``listenDelay(after:refused:)``).
+    /// Once listening, the first time too, it calls `handlers`: changes made before were not
+    /// announced. Connecting waits
     /// ``connectTimeout`` at most, and `LISTEN` ``requestTimeout``: a server that accepts
     /// connections and never answers is tried again as one that cannot be reached.
     func listen(handlers: [@Sendable () -> Void], retryDelay: TimeInterval) {
@@ -58,12 +59,13 @@ extension PostgresBackend {
             }
             switch result {
             case .success(let connection):
-                let isFirst = self.listenerLock.withLock { () -> Bool in
-                    let isFirst = self.listening == nil
+                self.listenerLock.withLock {
                     self.listening = (connection, self.listening?.handlers ?? handlers)
-                    return isFirst
                 }
-                if !isFirst || retryDelay > 0.1 { notify() }
+                // Changes committed before `LISTEN` took effect, since the handlers were given,
+                // were not announced, the first time as after a reconnection: the store looks
+                // (a store that has read nothing yet has nothing to look at).
+                notify()
                 connection.closeFuture.whenComplete { _ in
                     DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [weak self] in
                         self?.listen(handlers: handlers, retryDelay: 0.2)

@@ -20,6 +20,9 @@ import Testing
                 .real(.greatestFiniteMagnitude),
                 .real(0.1), .boolean(true), .boolean(false), .string(""),
                 .string("tab\tquote\"back\\slash\u{1}\u{7F}é😀"),
+                // U+FEFF, which a UTF-8 decoder may take for a byte order mark, at the start of
+                // each run of text: after the quote and after an escape.
+                .string("\u{FEFF}a\n\u{FEFF}b"), .dictionary(["\u{FEFF}": .string("\u{FEFF}")]),
                 .data(Data()), .data(Data([0, 255, 10])), .array([]), .dictionary([:]),
                 .dictionary([
                     "$date": .string("not a date"), "nested": .array([.integer(1), .dictionary(["b": .real(2)])]),

@@ -7,6 +7,8 @@ import TypedDefaultsPostgres
 //   postgres-probe stream SUITE PREFIX COUNT       the same, one key every 2 ms
 //   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update
 //   postgres-probe observe SUITE KEY VALUE         prints "ready", then "seen" when KEY reads VALUE
+//   postgres-probe write-and-exit SUITE KEY VALUE  writes KEY, prints "written" and exits: the
+//                                                  store commits it at exit, within its bound
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("postgres-probe: \(message)\n".utf8))
@@ -19,7 +21,7 @@ func say(_ line: String) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4, let count = Int(arguments[3]) ?? (arguments[0] == "observe" ? 0 : nil) else {
-    fail("usage: postgres-probe write-keys|increment|observe SUITE NAME NUMBER")
+    fail("usage: postgres-probe write-keys|stream|increment|observe|write-and-exit SUITE NAME NUMBER")
 }
 guard let configuration = PostgresBackend.environmentConfiguration() else { fail("PGHOST is not set") }
 let backend: PostgresBackend
@@ -63,6 +65,9 @@ case "observe":
     if store[key] != expected { seen.wait() }
     say("seen")
     observation.cancel()
+case "write-and-exit":
+    store[DefaultsKey<Int>(arguments[2], default: 0)] = count
+    say("written")
 default:
     fail("unknown command \(arguments[0])")
 }

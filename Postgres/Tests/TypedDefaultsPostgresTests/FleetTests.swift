@@ -11,24 +11,51 @@ enum Machine {
     }
 
     /// A machine running `arguments`, whose output lines can be waited for.
-    final class Running: @unchecked Sendable {  // `received` is only touched under `lock`.
+    final class Running: @unchecked Sendable {  // `received`, `arrivals`, `end` only under `lock`.
         let process = Process()
         private let output = Pipe()
         private let errors = Pipe()
         private let lock = NSLock()
         private var received = ""
+        /// When each line came, and when the process ended: taken on Foundation's threads as it
+        /// happens, so a busy test's tasks do not delay them.
+        private var arrivals: [String: ContinuousClock.Instant] = [:]
+        private var end: ContinuousClock.Instant?
+        /// When the process was started.
+        private(set) var started = ContinuousClock.now
 
-        init(_ arguments: String...) throws {
+        /// Starts `postgres-probe` with `arguments`, in this process's environment with
+        /// `environment` added.
+        init(_ arguments: String..., environment: [String: String] = [:]) throws {
             process.executableURL = Machine.executable
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
-                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
+                let now = ContinuousClock.now
+                guard let self else { return }
+                self.lock.withLock {
+                    self.received += String(decoding: data, as: UTF8.self)
+                    for line in self.received.split(separator: "\n") where self.arrivals[String(line)] == nil {
+                        self.arrivals[String(line)] = now
+                    }
+                }
             }
+            process.terminationHandler = { [weak self] _ in
+                let now = ContinuousClock.now
+                self?.lock.withLock { self?.end = now }
+            }
+            started = .now
             try process.run()
         }
+
+        /// When `line` came, if it did.
+        func arrival(of line: String) -> ContinuousClock.Instant? { lock.withLock { arrivals[line] } }
+
+        /// When the process ended, if it did.
+        var ended: ContinuousClock.Instant? { lock.withLock { end } }
 
         var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
 

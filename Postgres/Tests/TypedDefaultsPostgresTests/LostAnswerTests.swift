@@ -10,11 +10,13 @@ import TypedDefaultsPostgres
 /// A loopback relay between the backend and the server that can cut the connection right after
 /// passing on a `COMMIT`, before the server's answer comes back: the commit is stored, but the
 /// backend cannot know it.
-final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; sockets per thread.
+final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; sockets per thread.
     let port: UInt16
     private let listener: Int32
     private let lock = NSLock()
     private var armed = false
+    /// Whether the server's answers are held back, as a server that stopped answering would.
+    private var frozen = false
     private var cuts = 0
     /// Every byte the backend sent, as the network carried it.
     private var sent = Data()
@@ -54,10 +56,16 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
 
     var cutCount: Int { lock.withLock { cuts } }
 
+    /// From now on, passes nothing of what the server says on to the backend, on every
+    /// connection: what a server that stopped answering looks like.
+    func freeze() { lock.withLock { frozen = true } }
+
+    private var isFrozen: Bool { lock.withLock { frozen } }
+
     /// Whether the backend sent `text` where the network could read it.
     func carried(_ text: String) -> Bool { lock.withLock { sent.range(of: Data(text.utf8)) != nil } }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
+    static func loopback(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -78,9 +86,9 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
             close(server)
             return
         }
-        Thread.detachNewThread {
-            // Server to client.
-            Self.pump(from: server, to: client) { _ in false }
+        Thread.detachNewThread { [weak self] in
+            // Server to client, unless frozen.
+            Self.pump(from: server, to: client, holding: { self?.isFrozen ?? false }) { _ in false }
             shutdown(client, Int32(SHUT_RDWR))
         }
         Thread.detachNewThread { [weak self] in
@@ -104,12 +112,16 @@ final class CuttingRelay: @unchecked Sendable {  // `armed` only under `lock`; s
         }
     }
 
-    /// Copies bytes until either side closes, or `cutAfter` says to stop after a chunk.
-    private static func pump(from source: Int32, to destination: Int32, cutAfter: (Data) -> Bool) {
+    /// Copies bytes until either side closes, or `cutAfter` says to stop after a chunk; drops
+    /// what comes while `holding` says so.
+    private static func pump(
+        from source: Int32, to destination: Int32, holding: () -> Bool = { false }, cutAfter: (Data) -> Bool
+    ) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { return }
+            if holding() { continue }
             let chunk = Data(buffer[0..<count])
             let stop = cutAfter(chunk)
             if stop {

@@ -179,6 +179,10 @@ struct PostgresBackendTests {
         let small = try PostgresBackend(
             configuration: try #require(TestServer.configuration), suite: suite, maximumValueBytes: 10)
         #expect(throws: DefaultsError.self) { try small.check(.string("more than ten"), forKey: "a") }
+        // Up to what PostgreSQL takes: a larger value would fail every commit.
+        let huge = try PostgresBackend(
+            configuration: try #require(TestServer.configuration), suite: suite, maximumValueBytes: .max)
+        #expect(huge.maximumValueBytes == 1_000_000_000)
         #expect(throws: DefaultsError.self) {
             try PostgresBackend(
                 configuration: try #require(TestServer.configuration), suite: String(repeating: "s", count: 1_001))

@@ -190,7 +190,11 @@ enum JSONText {
             var runStart = position
             func flushRun(_ parser: Parser, upTo end: Int) throws(SyntaxError) {
                 guard runStart < end else { return }
-                guard let run = String(bytes: parser.bytes[runStart..<end], encoding: .utf8) else {
+                // Not Foundation's String(bytes:encoding:), which drops a U+FEFF that starts the
+                // run as a byte order mark. Invalid UTF-8 would decode to U+FFFD: other bytes.
+                let bytes = parser.bytes[runStart..<end]
+                let run = String(decoding: bytes, as: UTF8.self)
+                guard run.utf8.elementsEqual(bytes) else {
                     throw SyntaxError(message: "invalid UTF-8", offset: runStart)
                 }
                 scalars.append(contentsOf: run.unicodeScalars)

@@ -1,0 +1,330 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import TypedDefaults
+
+/// The backend's connection, its queries, and the failures they meet.
+extension PostgresBackend {
+    /// Whether a failure may pass by itself: the connection was lost or timed out, or the server
+    /// is shutting down, starting up or out of connections. Not a refused login, nor a value
+    /// the server cannot store.
+    static func isPassing(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .readFailed(_, let underlying), .writeFailed(_, let underlying):
+            if underlying is RequestTimeout { return true }
+            return (underlying as? PostgresProblem)?.isPassing ?? false
+        default:
+            return false
+        }
+    }
+
+    /// A deadline nearer than this is the store's at exit (2 s; a commit is given 5 s otherwise),
+    /// which a commit keeps instead of waiting out an outage.
+    static let shortDeadline: TimeInterval = 4.5
+
+    /// How long the request about to be made may wait for its answer (under `lock`):
+    /// ``requestTimeout``, and never past the deadline of the call under way.
+    var requestWait: TimeInterval {
+        min(requestTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
+    }
+
+    /// Runs `body` with the backend's connection, connecting (and creating the table) when
+    /// there is none or it was lost; one caller at a time, so a transaction never interleaves.
+    /// Every wait ends by `deadline`: for another call's turn, for connecting (and never past
+    /// ``connectTimeout``), and for each request (never past ``requestTimeout``), so a request
+    /// that hangs neither uses up a commit's retries nor holds the process's exit.
+    func withConnection<Result>(
+        before deadline: Date, _ body: (PostgresConnection) throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result {
+        let start = Date()
+        guard lock.lock(before: deadline) else {
+            let waited = Date().timeIntervalSince(start)
+            throw .readFailed(path: location, underlying: RequestTimeout(.busy, seconds: waited))
+        }
+        requestDeadline = deadline
+        defer {
+            requestDeadline = nil
+            lock.unlock()
+        }
+        let connection: PostgresConnection
+        if let current = self.connection, !current.isClosed {
+            connection = current
+        } else {
+            connection = try connect()
+            self.connection = connection
+        }
+        do throws(DefaultsError) {
+            return try body(connection)
+        } catch {
+            // A connection that failed mid-transaction, or was given up on (and is closing), may
+            // be unusable: the next call makes a new one.
+            if connection.isClosed || Self.isTimeout(error) { self.connection = nil }
+            throw error
+        }
+    }
+
+    /// Whether `error` is a wait that ran out.
+    static func isTimeout(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .readFailed(_, let underlying), .writeFailed(_, let underlying): underlying is RequestTimeout
+        default: false
+        }
+    }
+
+    /// A new connection, with the table made sure of, in ``connectTimeout`` at most, and never
+    /// past the deadline of the call under way (under `lock`).
+    func connect() throws(DefaultsError) -> PostgresConnection {
+        let wait = min(connectTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
+        guard wait > 0 else { throw .readFailed(path: location, underlying: RequestTimeout(.connecting, seconds: 0)) }
+        var configuration = self.configuration
+        // postgres-nio's own bound, a little later, closes what it opened; the wait below is
+        // what the caller sees.
+        configuration.options.connectTimeout = .milliseconds(Self.milliseconds(wait + 1))
+        let attempt = PostgresConnection.connect(
+            on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(), logger: logger)
+        let connection: PostgresConnection
+        do {
+            connection = try Self.wait(for: attempt, seconds: wait, .connecting)
+        } catch let timeout as RequestTimeout {
+            // A connection made after all is closed, not left open.
+            attempt.whenSuccess { Self.close($0) }
+            throw .readFailed(path: location, underlying: timeout)
+        } catch {
+            throw .readFailed(path: location, underlying: PostgresProblem(error))
+        }
+        do throws(DefaultsError) {
+            try checkEncoding(of: connection)
+            // Under a lock of the table's name: two first connections creating the table at once
+            // would otherwise collide in PostgreSQL's catalog.
+            try run("BEGIN", on: connection)
+            try run(
+                PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: binds(table)),
+                on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(table) (
+                            suite text NOT NULL, key text NOT NULL, value text NOT NULL,
+                            version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
+                            PRIMARY KEY (suite, key))
+                        """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(commitLog) (
+                            id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
+                        """), on: connection)
+            try run(
+                PostgresQuery(
+                    unsafeSQL: "CREATE INDEX IF NOT EXISTS \(commitLog)_time ON \(commitLog) (committed_at)"),
+                on: connection)
+            try run("COMMIT", on: connection)
+        } catch {
+            Self.close(connection)
+            throw error
+        }
+        return connection
+    }
+
+    /// Whole milliseconds in `seconds`, for NIO: none for a time that is not positive (or not a
+    /// number), a year at most.
+    static func milliseconds(_ seconds: TimeInterval) -> Int64 {
+        guard seconds > 0 else { return 0 }
+        return Int64(min(seconds, 366 * 86_400) * 1000)
+    }
+
+    /// Closes `connection`, keeping it until it is closed: postgres-nio requires that of a
+    /// connection that goes.
+    static func close(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in _ = connection }
+    }
+
+    /// Refuses a database whose encoding cannot hold every character a key or value may have
+    /// (LATIN1 has no 🙂): a change holding one would fail every commit. UTF8 holds them all;
+    /// SQL_ASCII stores the bytes it is given.
+    func checkEncoding(of connection: PostgresConnection) throws(DefaultsError) {
+        let result = try run("SELECT current_setting('server_encoding')", on: connection)
+        let encoding = try? result.rows.first?.decode(String.self)
+        guard let encoding, !["UTF8", "SQL_ASCII"].contains(encoding) else { return }
+        throw .readFailed(path: location, underlying: UnsupportedEncoding(encoding: encoding))
+    }
+
+    func rows(of connection: PostgresConnection, locking: Bool) throws(DefaultsError) -> [String:
+        DefaultsStoredValue]
+    {
+        let query = PostgresQuery(
+            unsafeSQL: "SELECT key, value FROM \(table) WHERE suite = $1" + (locking ? " FOR UPDATE" : ""),
+            binds: binds(suite))
+        let result = try run(query, on: connection)
+        var values: [String: DefaultsStoredValue] = [:]
+        for row in result.rows {
+            do {
+                let (key, text) = try row.decode((String, String).self)
+                values[key] = try DefaultsStoredValue(json: text)
+            } catch {
+                throw .corrupt(key: "\(suite) row", underlying: PostgresProblem(error))
+            }
+        }
+        return values
+    }
+
+    func upsert(key: String, value: String) -> PostgresQuery {
+        PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO \(table) (suite, key, value) VALUES ($1, $2, $3)
+                ON CONFLICT (suite, key) DO UPDATE
+                SET value = EXCLUDED.value, version = \(table).version + 1, updated_at = now()
+                """, binds: binds(suite, key, value))
+    }
+
+    func binds(_ values: String...) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+
+    @discardableResult
+    func run(_ query: PostgresQuery, on connection: PostgresConnection) throws(DefaultsError)
+        -> PostgresQueryResult
+    {
+        let wait = requestWait
+        do {
+            // A request left no time is not sent: the connection is closed as for a timeout,
+            // which ends the transaction under way.
+            guard wait > 0 else { throw RequestTimeout(.answer, seconds: 0) }
+            return try Self.wait(for: connection.query(query, logger: logger), seconds: wait, .answer)
+        } catch let timeout as RequestTimeout {
+            // A server that stopped answering: the connection is dropped, and the next call
+            // connects again.
+            Self.close(connection)
+            throw .writeFailed(path: location, underlying: timeout)
+        } catch {
+            throw .writeFailed(path: location, underlying: PostgresProblem(error))
+        }
+    }
+}
+
+extension PostgresBackend {
+    /// The value of `future`, waited for at most `seconds`: a server that stops answering
+    /// (stopped, its host gone, or only accepting connections) must not hold a commit, and the
+    /// store's lock, for ever.
+    ///
+    /// - Parameters:
+    ///   - future: What is waited for.
+    ///   - seconds: How long; none when not positive.
+    ///   - stage: What the ``RequestTimeout`` thrown names.
+    static func wait<Value: Sendable>(
+        for future: EventLoopFuture<Value>, seconds: TimeInterval, _ stage: RequestTimeout.Stage
+    ) throws -> Value {
+        let promise = future.eventLoop.makePromise(of: Value.self)
+        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(milliseconds(seconds))) {
+            promise.fail(RequestTimeout(stage, seconds: seconds))
+        }
+        future.whenComplete { result in
+            timeout.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+}
+
+/// A connection attempt or query the server did not answer in time, or a call that did not get
+/// its turn on the backend's connection in time.
+struct RequestTimeout: Error, CustomStringConvertible {
+    enum Stage {
+        case connecting, answer, busy
+    }
+
+    let stage: Stage
+    let seconds: TimeInterval
+
+    init(_ stage: Stage, seconds: TimeInterval) {
+        self.stage = stage
+        self.seconds = seconds
+    }
+
+    var description: String {
+        // Not a number, or beyond a year, would not convert to Int.
+        let tenths = seconds > 0 ? (min(seconds, 366 * 86_400) * 10).rounded() : 0
+        let time = tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
+        return switch stage {
+        case .connecting: "PostgreSQL: not connected in \(time) s"
+        case .answer: "PostgreSQL: no answer in \(time) s"
+        case .busy: "PostgreSQL: the backend's connection was busy for \(time) s"
+        }
+    }
+}
+
+/// A PostgreSQL error, described by what the server or connection said: never the query's
+/// parameters, nor the password.
+struct PostgresProblem: Error, CustomStringConvertible {
+    let description: String
+    /// Whether the server answered with this error (so a transaction it ends stored nothing).
+    let isServerError: Bool
+    /// See ``PostgresBackend/isPassing(_:)``.
+    let isPassing: Bool
+
+    init(_ error: any Error) {
+        guard let error = error as? PSQLError else {
+            // Connecting failed below PostgreSQL (refused, unreachable, reset): the network's.
+            description = "PostgreSQL: \(String(describing: type(of: error)))"
+            isServerError = false
+            isPassing = true
+            return
+        }
+        let message = error.serverInfo?[.message] ?? error.underlying.map { "\(error.code) (\($0))" } ?? "\(error.code)"
+        description = "PostgreSQL: \(message)"
+        guard let state = error.serverInfo?[.sqlState] else {
+            isServerError = false
+            isPassing = [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
+                .contains(error.code)
+            return
+        }
+        isServerError = true
+        // 08: connection exception; 57P01–57P03: shutting down, crashed, starting up;
+        // 53300: too many connections; 40001, 40P01: serialization failure, deadlock.
+        isPassing =
+            state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300", "40001", "40P01"].contains(state)
+    }
+}
+
+/// A database whose encoding cannot hold every character.
+struct UnsupportedEncoding: Error, CustomStringConvertible {
+    let encoding: String
+
+    var description: String {
+        "the database's encoding is \(encoding), which cannot hold every character a key or value may have; "
+            + "the PostgreSQL backend needs a database created with ENCODING 'UTF8'"
+    }
+}
+
+/// A commit in progress, across its tries.
+struct CommitAttempt {
+    /// Logged with the commit, to find out whether a commit whose answer was lost was stored.
+    let id: String
+    /// Whether the last try sent `COMMIT` and got no answer.
+    var outcomeUnknown = false
+}
+
+/// The connection was lost after `COMMIT` was sent and the server could not be asked again in
+/// time: the commit may or may not have been stored.
+struct CommitUnconfirmed: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: DefaultsError) {
+        description = "the server did not confirm the commit, which may have been stored (\(error))"
+    }
+}
+
+/// Connection IDs for postgres-nio's logs.
+final class LockedCounter: @unchecked Sendable {  // `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}

@@ -8,11 +8,11 @@ extension PostgresBackend {
     /// (PostgreSQL's `text` refuses that character), and a value larger than
     /// ``maximumValueBytes``. A value is stored as its JSON, which writes U+0000 as `\u0000`: a
     /// string or a nested dictionary's key holding it is stored.
-    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-        try checkKey(key)
+    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
+        try checkKey(key.name)
         // Only a value that might be too large is encoded to be measured: a write of a small one
         // stays cheap.
-        if Self.jsonBytesAtMost(value) > maximumValueBytes { try checkValue(value.json(), forKey: key) }
+        if Self.jsonBytesAtMost(value) > maximumValueBytes { try checkValue(value.json(), forKey: key.name) }
     }
 
     /// More bytes than the JSON form of `value` takes: each byte of text escaped as `\u0000`,
@@ -24,7 +24,10 @@ extension PostgresBackend {
         case .integer, .unsignedInteger, .real, .boolean, .date: 64
         case .array(let elements): elements.reduce(2) { $0 + jsonBytesAtMost($1) + 1 }
         case .dictionary(let members):
-            members.reduce(16) { $0 + $1.key.utf8.count * 6 + 3 + jsonBytesAtMost($1.value) + 1 }
+            members.reduce(16) { total, member in
+                let keyBytes: Int = member.key.name.utf8.count * 6 + 3
+                return total + keyBytes + jsonBytesAtMost(member.value) + 1
+            }
         }
     }
 

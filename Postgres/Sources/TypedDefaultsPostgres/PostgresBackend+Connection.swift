@@ -149,18 +149,20 @@ extension PostgresBackend {
         throw .readFailed(path: location, underlying: UnsupportedEncoding(encoding: encoding))
     }
 
-    func rows(of connection: PostgresConnection, locking: Bool) throws(DefaultsError) -> [String:
+    /// The suite's rows, each key exactly as stored: PostgreSQL compares `text` byte for byte,
+    /// so two keys that differ only in their Unicode normalization are two rows.
+    func rows(of connection: PostgresConnection, locking: Bool) throws(DefaultsError) -> [DefaultsStoredKey:
         DefaultsStoredValue]
     {
         let query = PostgresQuery(
             unsafeSQL: "SELECT key, value FROM \(table) WHERE suite = $1" + (locking ? " FOR UPDATE" : ""),
             binds: binds(suite))
         let result = try run(query, on: connection)
-        var values: [String: DefaultsStoredValue] = [:]
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         for row in result.rows {
             do {
                 let (key, text) = try row.decode((String, String).self)
-                values[key] = try DefaultsStoredValue(json: text)
+                values[DefaultsStoredKey(key)] = try DefaultsStoredValue(json: text)
             } catch {
                 throw .corrupt(key: "\(suite) row", underlying: PostgresProblem(error))
             }

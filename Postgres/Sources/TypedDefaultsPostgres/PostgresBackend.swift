@@ -177,7 +177,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// The table of recent commits' ids, which a commit whose answer was lost is looked up in.
     var commitLog: String { "\(table)_commits" }
 
-    public func load() throws(DefaultsError) -> [String: DefaultsStoredValue] {
+    public func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         do throws(DefaultsError) {
             let deadline = Date().addingTimeInterval(connectTimeout + requestTimeout)
             return try withConnection(before: deadline) { connection throws(DefaultsError) in
@@ -198,9 +198,9 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// the next try first looks for the commit's id in the commit log (under the suite's lock, so
     /// after the old transaction ended) and stores nothing twice.
     public func commit(
-        _ changes: [String: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
         // Locks are waited for until the store's deadline; an outage for `outageWait`, unless
         // the store asked for less than the 5 s it gives a commit (at exit): then every wait,
@@ -243,9 +243,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
 
     /// One try of a commit, as one transaction on `connection`.
     private func commitOnce(
-        _ changes: [String: DefaultsStoredValue?], attempt: inout CommitAttempt, lockDeadline: Date,
-        edit: (inout [String: DefaultsStoredValue]) throws(DefaultsError) -> Void, on connection: PostgresConnection
-    ) throws(DefaultsError) -> [String: DefaultsStoredValue] {
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], attempt: inout CommitAttempt, lockDeadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void,
+        on connection: PostgresConnection
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         try run("BEGIN", on: connection)
         do throws(DefaultsError) {
             // In milliseconds, at least 1 (0 would mean for ever), a minute at most.
@@ -275,15 +276,15 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             var changed = false
             for (key, value) in values where stored[key] != value {
                 let json = value.json()
-                try checkKey(key)
-                try checkValue(json, forKey: key)
-                try run(upsert(key: key, value: json), on: connection)
+                try checkKey(key.name)
+                try checkValue(json, forKey: key.name)
+                try run(upsert(key: key.name, value: json), on: connection)
                 changed = true
             }
             for key in stored.keys where values[key] == nil {
                 try run(
                     PostgresQuery(
-                        unsafeSQL: "DELETE FROM \(table) WHERE suite = $1 AND key = $2", binds: binds(suite, key)),
+                        unsafeSQL: "DELETE FROM \(table) WHERE suite = $1 AND key = $2", binds: binds(suite, key.name)),
                     on: connection)
                 changed = true
             }

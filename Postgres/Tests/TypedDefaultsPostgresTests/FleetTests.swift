@@ -91,7 +91,10 @@ struct FleetTests {
         }
         let values = try TestServer.backend(suite: suite).load()
         #expect(values.count == 4000)
-        #expect((0..<4).allSatisfy { m in (0..<1000).allSatisfy { values["m\(m)-\($0)"] == .integer(Int64($0)) } })
+        #expect(
+            (0..<4).allSatisfy { m in
+                (0..<1000).allSatisfy { values[DefaultsStoredKey("m\(m)-\($0)")] == .integer(Int64($0)) }
+            })
     }
 
     @Test func fourMachinesIncrementingOneCounterLoseNoIncrement() async throws {
@@ -151,7 +154,7 @@ struct ServerRestartTests {
         #expect(machineStatus == 0, "\(errors)")
         let values = try TestServer.backend(suite: suite).load()
         #expect(values.count == 1500)
-        #expect((0..<1500).allSatisfy { values["k\($0)"] == .integer(Int64($0)) })
+        #expect((0..<1500).allSatisfy { values[DefaultsStoredKey("k\($0)")] == .integer(Int64($0)) })
     }
 
     @Test func fourMachinesIncrementingThroughARestartLoseNoIncrementAndAddNone() async throws {

@@ -144,8 +144,8 @@ struct PostgresBackendTests {
     @Test func keysAndValuesAreParametersNeverSQL() throws {
         let backend = try TestServer.backend(suite: "quotes'); DROP TABLE typed_defaults; --")
         let hostile = "'); DROP TABLE typed_defaults; --"
-        _ = try backend.commit([hostile: .string(hostile)], before: .distantFuture) { _ in }
-        #expect(try backend.load() == [hostile: .string(hostile)])
+        _ = try backend.commit([DefaultsStoredKey(hostile): .string(hostile)], before: .distantFuture) { _ in }
+        #expect(try backend.load() == [DefaultsStoredKey(hostile): .string(hostile)])
     }
 
     @Test func aValueOrKeyTooLargeIsRefusedWhenWrittenAndHoldsBackNoOtherChange() throws {

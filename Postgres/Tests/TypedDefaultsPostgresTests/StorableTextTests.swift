@@ -106,16 +106,16 @@ struct StorableTextTests {
         // A key and a suite name are sent as they are: the server refuses them, and so do we.
         let keyRefusal = try Self.refusal(of: Self.insert, suite, nul, "1", as: backend)
         #expect(keyRefusal?.contains("0x00") == true, "\(keyRefusal ?? "accepted")")
-        #expect(throws: DefaultsError.self) { try backend.check(.integer(1), forKey: nul) }
+        #expect(throws: DefaultsError.self) { try backend.check(.integer(1), forKey: DefaultsStoredKey(nul)) }
         let suiteRefusal = try Self.refusal(of: Self.insert, "s\u{0}\(suite)", "k", "1", as: backend)
         #expect(suiteRefusal?.contains("0x00") == true, "\(suiteRefusal ?? "accepted")")
         let configuration = try #require(TestServer.configuration)
         #expect(throws: DefaultsError.self) { try PostgresBackend(configuration: configuration, suite: "s\u{0}") }
         // A string value, at any depth, and a nested dictionary's key are sent as their JSON,
         // which writes U+0000 as \u0000: the server refuses them raw and stores them so.
-        let values: [String: DefaultsStoredValue] = [
+        let values: [DefaultsStoredKey: DefaultsStoredValue] = [
             "text": .string(nul),
-            "nested": .array([.dictionary([nul: .dictionary(["k": .string(nul)])])]),
+            "nested": .array([.dictionary([DefaultsStoredKey(nul): .dictionary(["k": .string(nul)])])]),
         ]
         for (key, value) in values {
             let raw = value.json().replacingOccurrences(of: "\\u0000", with: "\u{0}")
@@ -142,17 +142,42 @@ struct StorableTextTests {
             let backend = try PostgresBackend(configuration: configuration, suite: suite)
             _ = try backend.load()
             #expect(try Self.refusal(of: Self.insert, suite, "raw\(text)", "1", as: backend) == nil, "\(text)")
-            try backend.check(.string(text), forKey: text)
-            _ = try backend.commit([text: .dictionary([text: .string(text)])], before: Date().addingTimeInterval(5)) {
+            let key = DefaultsStoredKey(text)
+            try backend.check(.string(text), forKey: key)
+            _ = try backend.commit([key: .dictionary([key: .string(text)])], before: Date().addingTimeInterval(5)) {
                 _ in
             }
             let stored = try TestServer.backend(suite: suite).load()
-            // Compared by scalars: `==` on strings would take e + U+0301 for é.
-            let scalars = { (key: String) in key.unicodeScalars.map(\.value) }
-            #expect(Set(stored.keys.map(scalars)) == [scalars(text), scalars("raw\(text)")], "\(text)")
-            let json = DefaultsStoredValue.dictionary([text: .string(text)]).json()
-            #expect(stored[text].map { scalars($0.json()) } == scalars(json), "\(text)")
+            // Keys compare by scalars: `==` on strings would take e + U+0301 for é.
+            #expect(Set(stored.keys) == [key, DefaultsStoredKey("raw\(text)")], "\(text)")
+            let scalars = { (text: String) in text.unicodeScalars.map(\.value) }
+            let json = DefaultsStoredValue.dictionary([key: .string(text)]).json()
+            #expect(stored[key].map { scalars($0.json()) } == scalars(json), "\(text)")
         }
+    }
+
+    /// Rows another writer stored under "caf\u{E9}" and "cafe\u{301}" are two keys with two values,
+    /// whatever a store on them reads or writes (one read answered for both before).
+    @Test func keysThatDifferOnlyInNormalizationAreTwoRowsEachReadAsItsOwn() throws {
+        let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+        let suite = "tests.normalization.\(UUID())"
+        let backend = try TestServer.backend(suite: suite)
+        _ = try backend.load()
+        #expect(try Self.refusal(of: Self.insert, suite, nfc, #""one""#, as: backend) == nil)
+        #expect(try Self.refusal(of: Self.insert, suite, nfd, #""two""#, as: backend) == nil)
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        let precomposed = UserDefault(wrappedValue: "", nfc, store: store)
+        let decomposed = UserDefault(wrappedValue: "", nfd, store: store)
+        #expect(precomposed.wrappedValue == "one" && decomposed.wrappedValue == "two")
+        UserDefault(wrappedValue: 0, "unrelated", store: store).wrappedValue = 1
+        decomposed.wrappedValue = "deux"
+        #expect(precomposed.wrappedValue == "one")
+        let stored = try TestServer.backend(suite: suite).load()
+        #expect(
+            stored == [
+                DefaultsStoredKey(nfc): .string("one"), DefaultsStoredKey(nfd): .string("deux"),
+                "unrelated": .integer(1),
+            ])
     }
 
     @Test func aDatabaseThatCannotHoldEveryCharacterIsRefusedWhenConnected() throws {

@@ -8,17 +8,17 @@ public enum ExportFile {
     ///
     /// The form writes a dictionary that is an explicit `nil`'s marker as `null`; a suite whose
     /// only key is the marker's is written as the object it is, as a file of keys must be one.
-    public static func json(_ values: [String: DefaultsStoredValue], pretty: Bool = false) -> String {
+    public static func json(_ values: [DefaultsStoredKey: DefaultsStoredValue], pretty: Bool = false) -> String {
         let value = DefaultsStoredValue.dictionary(values)
         guard case .explicitNil(depth: 0) = value.encoding, let marker = values.first else {
             return value.json(pretty: pretty)
         }
-        return object([(marker.key, marker.value.json())])
+        return object([(marker.key.name, marker.value.json())])
     }
 
     /// Several suites as one JSON object, each member the suite's ``json(_:pretty:)``: the JSON
     /// form of a dictionary whose values are the suites' dictionaries.
-    public static func json(suites: [(name: String, values: [String: DefaultsStoredValue])]) -> String {
+    public static func json(suites: [(name: String, values: [DefaultsStoredKey: DefaultsStoredValue])]) -> String {
         object(suites.map { ($0.name, json($0.values)) })
     }
 

@@ -11,7 +11,11 @@ public enum ImportFile {
     /// ```swift
     /// let values = try ImportFile.values(in: Data(#"{"fontSize": 14}"#.utf8))   // ["fontSize": .integer(14)]
     /// ```
-    public static func values(in data: Data) throws(ImportFileError) -> [String: DefaultsStoredValue] {
+    ///
+    /// Keys are kept exactly (two that differ only in their Unicode normalization stay two), and
+    /// a property list is read by the library's bounded reader, so no file can make the import
+    /// hang or grow without end.
+    public static func values(in data: Data) throws(ImportFileError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let value: DefaultsStoredValue
         if firstByte == UInt8(ascii: "{") {
@@ -36,14 +40,11 @@ public enum ImportFile {
 
     /// The value of a property list: the one place a file's plist is parsed.
     static func propertyList(_ data: Data) throws(ImportFileError) -> DefaultsStoredValue {
-        let object: Any
         do {
-            object = try PropertyListSerialization.propertyList(from: data, format: nil)
+            return try DefaultsStoredValue(propertyList: data)
         } catch {
-            throw .notPropertyList
+            throw .notPropertyList(reason: error.description)
         }
-        guard let value = DefaultsStoredValue(propertyListObject: object) else { throw .unstorable }
-        return value
     }
 }
 
@@ -54,10 +55,8 @@ public enum ImportFileError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Text that starts as JSON and parses neither as the JSON form nor as an OpenStep property
     /// list: the JSON parser's reason.
     case notJSON(reason: String)
-    /// Neither JSON nor a property list.
-    case notPropertyList
-    /// A property list holding a value a suite cannot store, or nesting too deeply.
-    case unstorable
+    /// Neither JSON nor a property list a suite can hold: the property-list reader's reason.
+    case notPropertyList(reason: String)
     /// A value that is not a dictionary of keys: `found` names what it is.
     case notADictionary(found: String)
 
@@ -65,8 +64,7 @@ public enum ImportFileError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .notUTF8: "the file is not UTF-8 text"
         case .notJSON(let reason): "the file does not parse as JSON: \(reason)"
-        case .notPropertyList: "the file does not parse as a property list or JSON"
-        case .unstorable: "the file holds values a suite cannot store, or nests too deeply"
+        case .notPropertyList(let reason): "the file does not parse as a property list or JSON: \(reason)"
         case .notADictionary(let found): "the file holds \(found), not a dictionary of keys"
         }
     }

@@ -65,7 +65,7 @@ final class ToolTestColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @
         }
         let stored = try store.storedValues()
         for (arguments, expected) in writes {
-            let value = try #require(stored[arguments[0]], "\(arguments)")
+            let value = try #require(stored[DefaultsStoredKey(arguments[0])], "\(arguments)")
             #expect(Self.same(value, expected), "\(arguments): \(value)")
         }
         // Typed reads in this process see them.

@@ -32,7 +32,7 @@ import TypedDefaults
         }
         let stored = try store.storedValues()
         for (arguments, date) in writes {
-            #expect(stored[arguments[0]] == .date(date), "\(arguments)")
+            #expect(stored[DefaultsStoredKey(arguments[0])] == .date(date), "\(arguments)")
         }
         // Shown as macOS defaults shows a date, in the years and fraction ISO 8601 gives it …
         #expect(try await Tool.run("read", suite, "ides").output == "\"-0044-03-15 12:00:00 +0000\"\n")
@@ -47,7 +47,7 @@ import TypedDefaults
         #expect(listed.output.contains("\(suite) ides \"-0044-03-15 12:00:00 +0000\"\n"), "\(listed.output)")
         // … which --date reads back as the same instant.
         let (copy, copyStore) = try Tool.suite()
-        for key in stored.keys {
+        for key in stored.keys.map(\.name) {
             let shown = try await Tool.run("read", suite, key)
             let text = String(shown.output.dropFirst().dropLast(2))
             let written = try await Tool.run("write", copy, key, "--date", text)
@@ -58,7 +58,7 @@ import TypedDefaults
 
     @Test func exportKeepsEveryYearInJSONAndRefusesWhatXMLCannotHold() async throws {
         let (suite, store) = try Tool.suite()
-        let values: [String: DefaultsStoredValue] = [
+        let values: [DefaultsStoredKey: DefaultsStoredValue] = [
             "ides": .date(Self.ides), "fraction": .date(Self.ides.addingTimeInterval(-0.5)),
             "old": .date(Self.before1582), "first": .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000)),
         ]

@@ -5,7 +5,7 @@ import TypedDefaults
 /// `export` and `import`: exact round trips, what XML cannot hold, and files that do not parse.
 @Suite struct ExportImportTests {
     /// Every kind of value, with the edges each format must keep.
-    static let everyKind: [String: DefaultsStoredValue] = [
+    static let everyKind: [DefaultsStoredKey: DefaultsStoredValue] = [
         "string": .string("Ada & <Grace> \"quoted\" é 😀"),
         "lines": .string("one\r\ntwo\rthree\n"),
         "empty": .string(""),

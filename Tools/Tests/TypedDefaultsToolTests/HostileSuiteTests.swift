@@ -90,8 +90,13 @@ import TypedDefaults
     @Test func anImportKilledAtAnyMomentLeavesTheOldSuiteOrTheNewOne() async throws {
         let (suite, store) = try Tool.suite()
         let old = Dictionary(
-            uniqueKeysWithValues: (0..<2000).map { ("old\($0)", DefaultsStoredValue.integer(Int64($0))) })
-        let new = Dictionary(uniqueKeysWithValues: (0..<2000).map { ("new\($0)", DefaultsStoredValue.string("\($0)")) })
+            uniqueKeysWithValues: (0..<2000).map {
+                (DefaultsStoredKey("old\($0)"), DefaultsStoredValue.integer(Int64($0)))
+            })
+        let new = Dictionary(
+            uniqueKeysWithValues: (0..<2000).map {
+                (DefaultsStoredKey("new\($0)"), DefaultsStoredValue.string("\($0)"))
+            })
         let file = Tool.folder.appendingPathComponent("\(suite).import.json")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(DefaultsStoredValue.dictionary(new).json().utf8).write(to: file)
@@ -128,6 +133,6 @@ import TypedDefaults
         let values = try store.storedValues()
         #expect(values.count == 13)
         #expect(values["mine"] == .integer(1))
-        #expect((0..<12).allSatisfy { values["key\($0)"] == .integer(Int64($0)) })
+        #expect((0..<12).allSatisfy { values[DefaultsStoredKey("key\($0)")] == .integer(Int64($0)) })
     }
 }

@@ -6,7 +6,7 @@ import TypedDefaults
 /// reads back through real processes as exactly the values stored.
 @Suite struct JSONFormTests {
     /// Every kind of value, with the edges the JSON form must keep.
-    static func everyKind() throws -> [String: DefaultsStoredValue] {
+    static func everyKind() throws -> [DefaultsStoredKey: DefaultsStoredValue] {
         let archive = try NSKeyedArchiver.archivedData(
             withRootObject: ToolTestColor(hue: 0.5), requiringSecureCoding: true)
         let dates: [String: Double] = [
@@ -14,7 +14,7 @@ import TypedDefaults
             "ides": -64_527_624_000, "idesFraction": -64_527_624_000 + 0.25, "yearZero": -63_145_526_400,
             "farFuture": 252_423_993_600.5, "beyondText": 1e15, "notFinite": .infinity,
         ]
-        var values: [String: DefaultsStoredValue] = [
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [
             "jsonString": .string(#"{"a":1}"#),
             "jsonArrayString": .string("[1, 2]"),
             "jsonDateString": .string(#"{"$date":"2026-11-23T10:00:00Z"}"#),
@@ -42,13 +42,15 @@ import TypedDefaults
                 "when": .date(Date(timeIntervalSinceReferenceDate: -64_527_624_000)),
             ]),
         ]
-        for (key, seconds) in dates { values[key] = .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+        for (key, seconds) in dates {
+            values[DefaultsStoredKey(key)] = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        }
         return values
     }
 
     @Test func aStringHoldingJSONIsNotADictionary() async throws {
         let (source, sourceStore) = try Tool.suite()
-        let values: [String: DefaultsStoredValue] = [
+        let values: [DefaultsStoredKey: DefaultsStoredValue] = [
             "text": .string(#"{"a":1}"#), "dictionary": .dictionary(["a": .integer(1)]),
         ]
         try sourceStore.editStoredValues { $0 = values }
@@ -88,7 +90,7 @@ import TypedDefaults
         let (source, sourceStore) = try Tool.suite()
         try sourceStore.editStoredValues { $0 = values }
         let (target, targetStore) = try Tool.suite()
-        for key in values.keys.sorted() {
+        for key in values.keys.sorted().map(\.name) {
             let read = try await Tool.run("read", source, key, "--json")
             #expect(read.status == 0, "\(key): \(read.errors)")
             let written = try await Tool.run("write", target, key, "--json", String(read.output.dropLast()))
@@ -101,7 +103,7 @@ import TypedDefaults
     }
 
     @Test func suitesWhoseOnlyKeyLooksLikeAFormMarkerImportBack() async throws {
-        let suites: [[String: DefaultsStoredValue]] = [
+        let suites: [[DefaultsStoredKey: DefaultsStoredValue]] = [
             ["__TypedDefaults.nil": .integer(0)], ["$date": .string("2026-11-23T10:00:00Z")], ["$data": .integer(1)],
             ["$dictionary": .dictionary([:])],
         ]
@@ -125,7 +127,7 @@ import TypedDefaults
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let values = try Self.everyKind()
-        let suites: [String: [String: DefaultsStoredValue]] = [
+        let suites: [String: [DefaultsStoredKey: DefaultsStoredValue]] = [
             "a.suite": values, "b.suite": ["__TypedDefaults.nil": .integer(0)], "c.suite": ["$date": .integer(1)],
         ]
         for (name, contents) in suites {
@@ -137,7 +139,11 @@ import TypedDefaults
         let read = try await Tool.run(["read", "--json"], folder: folder)
         #expect(read.status == 0, "\(read.errors)")
         // The whole output is the JSON form of a dictionary of suites …
-        let expected = DefaultsStoredValue.dictionary(suites.mapValues(DefaultsStoredValue.dictionary))
+        let expected = DefaultsStoredValue.dictionary(
+            Dictionary(
+                uniqueKeysWithValues: suites.map {
+                    (DefaultsStoredKey($0.key), DefaultsStoredValue.dictionary($0.value))
+                }))
         #expect(Self.same(try DefaultsStoredValue(json: read.output), expected))
         // … so it imports as one, each suite a dictionary.
         let imported = try await Tool.run(["import", "all", "-"], input: Data(read.output.utf8), folder: folder)

@@ -22,7 +22,7 @@ struct Delete: ParsableCommand {
                 values.removeAll()
                 return
             }
-            guard values.removeValue(forKey: key) != nil else {
+            guard values.removeValue(forKey: DefaultsStoredKey(key)) != nil else {
                 throw ToolError("the key \(key) does not exist in the suite \(suite); nothing was deleted")
             }
         }

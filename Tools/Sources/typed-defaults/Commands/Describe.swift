@@ -37,7 +37,7 @@ struct Describe: ParsableCommand {
             }
             Output.line("options: \(listed.joined(separator: ", "))")
         }
-        if let stored = try Suites.values(of: store)[key] {
+        if let stored = try Suites.values(of: store)[DefaultsStoredKey(key)] {
             Output.line("value: \(ValueDisplay.line(ValueDisplay.presented(stored, as: declared.valueType)))")
         } else {
             Output.line("value: the default (nothing stored)")

@@ -24,7 +24,7 @@ struct Import: ParsableCommand {
     func run() throws {
         let store = try Suites.store(suite)
         let data = try read()
-        let imported: [String: DefaultsStoredValue]
+        let imported: [DefaultsStoredKey: DefaultsStoredValue]
         do {
             imported = try ImportFile.values(in: data)
         } catch {
@@ -32,7 +32,7 @@ struct Import: ParsableCommand {
         }
         if !force, let schema = try Suites.schema(of: store) {
             for (key, value) in imported.sorted(by: { $0.key < $1.key }) {
-                if let problem = schema[key]?.problem(with: value) {
+                if let problem = schema[key.name]?.problem(with: value) {
                     throw ToolError("cannot import \(key): \(problem); nothing was written")
                 }
             }

@@ -21,12 +21,12 @@ struct ListRecursively: ParsableCommand {
             let stored = try Suites.values(of: store)
             let declared = try Suites.schema(of: store)?.keys ?? []
             var lines: [(String, String)] = declared.map { key in
-                let value = stored[key.name].map { ValueDisplay.presented($0, as: key.valueType) }
+                let value = stored[DefaultsStoredKey(key.name)].map { ValueDisplay.presented($0, as: key.valueType) }
                 return (key.name, value.map(ValueDisplay.line) ?? ValueDisplay.defaultLine(of: key))
             }
-            let declaredNames = Set(declared.map(\.name))
+            let declaredNames = Set(declared.map { DefaultsStoredKey($0.name) })
             lines += stored.filter { !declaredNames.contains($0.key) }.sorted { $0.key < $1.key }.map {
-                ($0.key, ValueDisplay.line($0.value))
+                ($0.key.name, ValueDisplay.line($0.value))
             }
             for (key, value) in lines { Output.line("\(name) \(key) \(value)") }
         }

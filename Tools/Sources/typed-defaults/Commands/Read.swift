@@ -32,7 +32,7 @@ struct Read: ParsableCommand {
     func run() throws {
         guard let suite else {
             // Every suite: one that cannot be read is reported, and the others still listed.
-            var suites: [(name: String, values: [String: DefaultsStoredValue])] = []
+            var suites: [(name: String, values: [DefaultsStoredKey: DefaultsStoredValue])] = []
             let readable = Suites.forEach(Suites.names()) { name in
                 if json {
                     suites.append((name, try Suites.values(of: try Suites.existing(name))))
@@ -54,7 +54,7 @@ struct Read: ParsableCommand {
             Output.line(block(values, notes: notes))
             return
         }
-        guard let value = values[key] else {
+        guard let value = values[DefaultsStoredKey(key)] else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
         Output.line(ValueDisplay.text(value))
@@ -68,27 +68,31 @@ struct Read: ParsableCommand {
             Output.line(ExportFile.json(values))
             return
         }
-        guard let value = try values[key] ?? Suites.schema(of: store)?[key]?.defaultValue else {
+        guard let value = try values[DefaultsStoredKey(key)] ?? Suites.schema(of: store)?[key]?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
         Output.line(value.json())
     }
 
-    private func block(_ values: [String: DefaultsStoredValue], notes: [String: String]) -> String {
+    private func block(_ values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String]) -> String
+    {
         values.isEmpty ? "{\n}" : "{\n" + ValueDisplay.entryLines(values, indent: "    ", notes: notes) + "\n}"
     }
 
     /// The stored values, and the schema's defaults for keys not stored, noted as such.
-    private func effective(_ name: String) throws -> (values: [String: DefaultsStoredValue], notes: [String: String]) {
+    private func effective(_ name: String) throws -> (
+        values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String]
+    ) {
         let store = try Suites.existing(name)
         var values = try Suites.values(of: store)
-        var notes: [String: String] = [:]
+        var notes: [DefaultsStoredKey: String] = [:]
         for declared in try Suites.schema(of: store)?.keys ?? [] {
-            if let value = values[declared.name] {
-                values[declared.name] = ValueDisplay.presented(value, as: declared.valueType)
+            let name = DefaultsStoredKey(declared.name)
+            if let value = values[name] {
+                values[name] = ValueDisplay.presented(value, as: declared.valueType)
             } else if let defaultValue = declared.defaultValue {
-                values[declared.name] = ValueDisplay.presented(defaultValue, as: declared.valueType)
-                notes[declared.name] = "default"
+                values[name] = ValueDisplay.presented(defaultValue, as: declared.valueType)
+                notes[name] = "default"
             }
         }
         return (values, notes)

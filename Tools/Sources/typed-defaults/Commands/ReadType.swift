@@ -19,7 +19,7 @@ struct ReadType: ParsableCommand {
     func run() throws {
         let store = try Suites.existing(suite)
         let declared = try Suites.schema(of: store)?[key]
-        let stored = try Suites.values(of: store)[key]
+        let stored = try Suites.values(of: store)[DefaultsStoredKey(key)]
         guard let value = stored ?? declared?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }

@@ -20,17 +20,17 @@ struct Rename: ParsableCommand {
         let store = try Suites.existing(suite)
         let declared = try Suites.schema(of: store)?[newKey]
         try Suites.edit(store) { values in
-            guard let value = values[oldKey] else {
+            guard let value = values[DefaultsStoredKey(oldKey)] else {
                 throw ToolError("the key \(oldKey) does not exist in the suite \(suite); nothing was renamed")
             }
-            guard values[newKey] == nil else {
+            guard values[DefaultsStoredKey(newKey)] == nil else {
                 throw ToolError("the key \(newKey) already holds a value; delete it first")
             }
             if let declared, let problem = declared.problem(with: value) {
                 throw ToolError("cannot rename to \(newKey): \(problem); nothing was renamed")
             }
-            values[oldKey] = nil
-            values[newKey] = value
+            values[DefaultsStoredKey(oldKey)] = nil
+            values[DefaultsStoredKey(newKey)] = value
         }
     }
 }

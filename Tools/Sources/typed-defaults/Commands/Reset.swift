@@ -17,7 +17,7 @@ struct Reset: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
-        try Suites.edit(store) { $0[key] = nil }
+        try Suites.edit(store) { $0[DefaultsStoredKey(key)] = nil }
         if let declared = try Suites.schema(of: store)?[key] {
             Output.line("\(key) = \(ValueDisplay.defaultLine(of: declared)) (default)")
         }

@@ -22,7 +22,7 @@ struct Watch: ParsableCommand {
         let schema = try Suites.schema(of: store)
         // A suite that cannot be read is reported, and left as it is.
         _ = try Suites.values(of: store)
-        let observation = store.observe(keys: keys.isEmpty ? nil : Set(keys)) { change in
+        let observation = store.observe(keys: keys.isEmpty ? nil : keys) { change in
             if let value = store.storedValue(forKey: change.key) {
                 let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
                 Output.line("\(change.key): \(ValueDisplay.line(shown))")

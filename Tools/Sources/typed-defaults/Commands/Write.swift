@@ -50,6 +50,6 @@ struct Write: ParsableCommand {
         if let declared, let problem = declared.problem(with: value) {
             throw ToolError("cannot write \(key): \(problem); nothing was written")
         }
-        try Suites.edit(store) { $0[key] = value }
+        try Suites.edit(store) { $0[DefaultsStoredKey(key)] = value }
     }
 }

@@ -8,7 +8,7 @@ import TypedDefaults
 /// rounded down, with a warning naming the key; a string or date XML cannot hold refuses the
 /// export. The JSON export keeps them all.
 enum PlistXML {
-    static func document(_ values: [String: DefaultsStoredValue], warn: (String) -> Void) throws -> String {
+    static func document(_ values: [DefaultsStoredKey: DefaultsStoredValue], warn: (String) -> Void) throws -> String {
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -66,8 +66,8 @@ enum PlistXML {
             }
             text += "<dict>\n"
             for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
-                let entryPath = path.isEmpty ? key : "\(path).\(key)"
-                text += "\(inner)<key>\(try escaped(key, at: entryPath))</key>\n\(inner)"
+                let entryPath = path.isEmpty ? key.name : "\(path).\(key.name)"
+                text += "\(inner)<key>\(try escaped(key.name, at: entryPath))</key>\n\(inner)"
                 try append(entry, path: entryPath, indent: inner, to: &text, warn: warn)
                 text += "\n"
             }

@@ -28,7 +28,7 @@ enum Suites {
     }
 
     /// Every stored key and value; a suite that cannot be read is an error, left as it is.
-    static func values(of store: DefaultsStore) throws -> [String: DefaultsStoredValue] {
+    static func values(of store: DefaultsStore) throws -> [DefaultsStoredKey: DefaultsStoredValue] {
         do {
             return try store.storedValues()
         } catch {
@@ -84,7 +84,7 @@ enum Suites {
 
     /// Runs an edit of the suite, turning the library's errors into the tool's.
     static func edit<Result>(
-        _ store: DefaultsStore, _ body: (inout [String: DefaultsStoredValue]) throws -> Result
+        _ store: DefaultsStore, _ body: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws -> Result
     ) throws -> Result {
         do {
             return try store.editStoredValues(body)

@@ -63,11 +63,11 @@ enum ValueDisplay {
 
     /// `key = value;` lines, sorted by key; `notes` adds a comment to a key's line.
     static func entryLines(
-        _ entries: [String: DefaultsStoredValue], indent: String, notes: [String: String] = [:]
+        _ entries: [DefaultsStoredKey: DefaultsStoredValue], indent: String, notes: [DefaultsStoredKey: String] = [:]
     ) -> String {
         entries.sorted { $0.key < $1.key }.map { key, value in
             let note = notes[key].map { " /* \($0) */" } ?? ""
-            return "\(indent)\(quotedIfNeeded(key)) = \(text(value, indent: indent));\(note)"
+            return "\(indent)\(quotedIfNeeded(key.name)) = \(text(value, indent: indent));\(note)"
         }.joined(separator: "\n")
     }
 

@@ -79,12 +79,13 @@ struct ValueInput {
                 throw ToolError.usage("--dict takes key value pairs: \(count) given")
             }
             let entryType: DefaultsSchema.ValueType? = if case .dictionary(let value)? = declared { value } else { nil }
-            var entries: [String: DefaultsStoredValue] = [:]
+            var entries: [DefaultsStoredKey: DefaultsStoredValue] = [:]
             for index in stride(from: 0, to: words.count, by: 2) {
-                guard entries[words[index]] == nil else {
+                let key = DefaultsStoredKey(words[index])
+                guard entries[key] == nil else {
                     throw ToolError("--dict: the key \(words[index]) appears twice")
                 }
-                entries[words[index]] = try scalar(words[index + 1], declared: entryType)
+                entries[key] = try scalar(words[index + 1], declared: entryType)
             }
             return .dictionary(entries)
         case nil:

@@ -110,6 +110,19 @@ import Testing
         #expect(dictionary.count == 2 && dictionary[""] as? String == "")
     }
 
+    /// corelibs writes a year as it comes, `-028` or `10101`: each reads back as the same date.
+    @Test func xmlDatesOfAnyYearAsCoreFoundationWritesThem() throws {
+        let year = 365.2425 * 86_400
+        let dates = [-3000.0, -2100, -2050, -2030, -2001.5, -2000.7, -1000, 0, 8100, 10_000, 200_000].map {
+            Date(timeIntervalSinceReferenceDate: ($0 * year).rounded())
+        }
+        for date in dates {
+            let data = try PropertyListSerialization.data(fromPropertyList: ["d": date], format: .xml, options: 0)
+            let read = try PropertyListReader.suiteContents(from: data)
+            #expect(read["d"]?.object as? Date == date, "\(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
     @Test func xmlThatIsNoPropertyListIsRefused() {
         for body in [
             "<integer></integer>", "<integer>-9223372036854775809</integer>", "<integer> 5 </integer>",

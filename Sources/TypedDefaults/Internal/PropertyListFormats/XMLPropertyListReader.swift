@@ -105,7 +105,7 @@ struct XMLPropertyListReader {
             return data
         case "date":
             let content = tag.isEmpty ? "" : try text(closing: "date")
-            guard let date = DateText.parse(content) else { throw fail("<date> holds \(String(reflecting: content))") }
+            guard let date = Self.date(content) else { throw fail("<date> holds \(String(reflecting: content))") }
             return date
         case "integer":
             let content = tag.isEmpty ? "" : try text(closing: "integer")
@@ -120,6 +120,22 @@ struct XMLPropertyListReader {
         default:
             throw fail("<\(tag.name)> is no property-list element")
         }
+    }
+
+    /// A date as corelibs writes one, its year as it comes (`-028-12-03T06:13:20Z` for the year
+    /// −28, `10101-01-01T06:00:00Z`), read as the ISO 8601 text it stands for (`-0028`, `+10101`).
+    private static func date(_ text: String) -> Date? {
+        var rest = Substring(text)
+        var sign = ""
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = String(first)
+            rest = rest.dropFirst()
+        }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let year = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        if sign.isEmpty, year.count > 4 { sign = "+" }
+        return DateText.parse(sign + year + rest.dropFirst(digits.count))
     }
 
     /// `Int`, or `UInt64` above `Int64.max`: decimal or `0x` hexadecimal, with an optional sign.

@@ -4,6 +4,7 @@ import TypedDefaults
 // Usage: DefaultsProbe write|verify SUITE CASE     round-trip cases (Cases.swift, LinuxQuirks.swift)
 //        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine and migration scenarios (Scenarios.swift,
 //                                                  MigrationScenarios.swift)
+//        DefaultsProbe roundtrip-write|roundtrip-verify SUITE SEED [FAMILY]   generated round trips (RoundTrip/)
 //        DefaultsProbe list
 // Writes go through @UserDefault and the process exits normally without calling synchronize(),
 // so a later process sees only what TypedDefaults made durable.
@@ -49,7 +50,10 @@ case "write", "verify":
 default:
     do {
         let rest = Array(arguments.dropFirst(2))
-        guard try MigrationScenario.run(action, suite: suite, rest) || Scenario.run(action, suite: suite, rest) else {
+        guard
+            try RoundTrip.run(action, suite: suite, rest) || MigrationScenario.run(action, suite: suite, rest)
+                || Scenario.run(action, suite: suite, rest)
+        else {
             fail("unknown action \(action)")
         }
     } catch {

@@ -1,7 +1,8 @@
 /// Dictionaries are stored as property-list dictionaries, whose keys are strings. Any storable
-/// key type whose stored form is a string or a number works: `String`, `UUID`, `URL`,
-/// `Character`, integers (`[Int: String]`, stored with the key `"42"`), `Bool`, floating-point
-/// numbers, enums backed by any of these, and your own types converted to one of them.
+/// key type whose stored form is a string or a number works: `String`, `UUID`, `Character`,
+/// integers (`[Int: String]`, stored with the key `"42"`), `Int128`, `Bool`, floating-point
+/// numbers, enums backed by any of these, and your own types converted to one of them. `URL`
+/// is not a key type (its stored form may also be an archive): key by its `absoluteString`.
 ///
 /// A key stored as a number is written as its text and read back exactly; a stored key that is
 /// not the text of a valid key (`"4x"` in an `[Int: String]`) is a type mismatch naming the key,

@@ -20,11 +20,12 @@ enum DateText {
 
     /// `2026-11-23T10:00:00Z`, `2026-11-23T10:00:00.123456Z`, `-0044-03-15T12:00:00Z`; `nil` for
     /// a date that is not finite, beyond the years ±``yearLimit``, or whose fraction no decimal
-    /// text can give back.
+    /// text can give back, and for `-0.0` seconds, which the text of 2001-01-01 would give back
+    /// as `0.0`.
     static func format(_ date: Date) -> String? {
         let time = date.timeIntervalSinceReferenceDate
         // Past ±3.2 million years, and within what the integer arithmetic below holds.
-        guard time.isFinite, abs(time) < 1e14 else { return nil }
+        guard time.isFinite, abs(time) < 1e14, time != 0 || time.sign == .plus else { return nil }
         let whole = time.rounded(.down)
         var fraction = time - whole
         // `time - whole` may round; the fraction to write is one whose sum with `whole` is `time`.

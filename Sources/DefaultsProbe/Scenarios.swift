@@ -59,6 +59,16 @@ enum Scenario {
             // Loads the suite (meeting whatever file is there), then writes to it.
             say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")
             UserDefault(wrappedValue: "", "after", store: store).wrappedValue = "written"
+        case ("slowFlushAtExit", _):
+            // A write whose flush takes 3 s, another made while it commits, then a normal exit:
+            // the flush at exit must wait for the first commit and then commit the second.
+            guard let path = arguments.first else { return false }
+            let backend = SlowFileBackend(file: URL(fileURLWithPath: path), delay: 3)
+            let slow = DefaultsStore(backend: backend, durability: .coalesced(within: .milliseconds(1)))
+            UserDefault(wrappedValue: 0, "first", store: slow).wrappedValue = 1
+            backend.commitStarted.wait()
+            UserDefault(wrappedValue: 0, "second", store: slow).wrappedValue = 2
+            say("written")
         case ("installID", _):
             // A key whose first read stores its initial value: every process must see one ID.
             say("installID \(store[.installID])")

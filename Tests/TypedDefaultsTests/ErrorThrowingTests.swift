@@ -28,6 +28,24 @@ import TypedDefaults
         try expectFailedRead(#"{"width": "wide"}"#, as: layout, isCorrupt)
     }
 
+    /// A failure `load()` threw is reported by the next plain read, which falls back from it,
+    /// once: a read that gives the default is never silent. (It was silent: the decode was cached
+    /// as reported.)
+    @Test func aFailureLoadThrewIsReportedByTheNextPlainReadOnce() throws {
+        let suite = try TestSuite()
+        suite.plant("hello", forKey: "count")
+        let count = UserDefault(wrappedValue: 7, "count", store: suite.store)
+        let (_, reports) = ReportedErrors.during {
+            #expect(throws: DefaultsError.self) { try count.load() }
+            #expect(count.wrappedValue == 7)
+            // Reported once, as any failure: later reads and loads stay quiet until it changes.
+            #expect(count.wrappedValue == 7)
+            #expect(throws: DefaultsError.self) { try count.load() }
+            #expect(count.wrappedValue == 7)
+        }
+        #expect(reports.count == 1, "\(reports)")
+    }
+
     @Test func damagedKeyedArchives() throws {
         let swatch = Swatch(name: "default", hue: 0)
         let archive = try NSKeyedArchiver.archivedData(

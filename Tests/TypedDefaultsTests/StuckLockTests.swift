@@ -76,6 +76,24 @@ import TypedDefaults
         #expect(Date().timeIntervalSince(start) < 60)
     }
 
+    /// A flush of this process that takes longer than the exit's 2 s (a large suite, a slow
+    /// backend) is waited for at exit, and the writes made while it committed are committed after
+    /// it. The exit flush gave up after 2 s, and those writes were lost with exit status 0.
+    @Test func aFlushUnderwayAtExitIsWaitedForAndTheWritesSinceAreKept() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slow-exit-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("suite.json")
+        let run = try await Probe.run(
+            ["slowFlushAtExit", "slow-exit", file.path],
+            environment: Probe.environment(["XDG_CONFIG_HOME": folder.path]))
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "written\n")
+        #expect(run.errors.isEmpty, "\(run.errors)")
+        let stored = try DefaultsStoredValue(json: String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        #expect(stored == .dictionary(["first": .integer(1), "second": .integer(2)]))
+    }
+
     @Test func aTerminationSignalIsNotHeldUp() throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)

@@ -134,11 +134,17 @@
         return applyingRules(to: stored) == applyingRules(to: defaultSource.value)
     }
 
-    /// The stored value with rules applied, or the error a plain read would fall back from.
+    /// The stored value with rules applied, or the error a plain read would fall back from. A
+    /// decode failure is thrown, not reported: the next plain read reports it.
     func load(in state: SuiteState) throws(DefaultsError) -> Value {
         switch readStored(in: state) {
-        case .missing: throw .missing(key: key)
-        case .cached(let result), .decoded(let result): return applyingRules(to: try result.get())
+        case .missing:
+            throw .missing(key: key)
+        case .cached(let result):
+            return applyingRules(to: try result.get())
+        case .decoded(let result):
+            if case .failure = result { state.leaveFailureUnreported(slot) }
+            return applyingRules(to: try result.get())
         }
     }
 

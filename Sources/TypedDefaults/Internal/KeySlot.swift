@@ -35,6 +35,9 @@
     @exclusivity(unchecked) @usableFromInline private(set) var decodedType: ObjectIdentifier?
     /// Whether `decoded` is the error the last decode met.
     @exclusivity(unchecked) @usableFromInline private(set) var decodeFailed = false
+    /// Whether that error was only thrown (by `load()`), not yet reported: the next plain read
+    /// reports it, so a read that falls back to the default is never silent.
+    @exclusivity(unchecked) var failureUnreported = false
     /// The bytes of the last decode in place of a box in `decoded` (which is then `nil`), for a
     /// value that fits in the ``CacheSnapshot``: a write of such a value allocates no box.
     @exclusivity(unchecked) @usableFromInline private(set) var decodedWords: (UInt64, UInt64) = (0, 0)
@@ -78,6 +81,7 @@
             decoded = DecodeFailure(error)
             decodedType = ObjectIdentifier(Value.self)
             decodeFailed = true
+            failureUnreported = false
             isKnownEmpty = false
             snapshot.clear()
         }
@@ -89,6 +93,7 @@
         decodedType = decode.type
         decodedWords = decode.words ?? (0, 0)
         decodeFailed = false
+        failureUnreported = false
         isKnownEmpty = false
         snapshot.store(decode.words, of: decode.type)
     }
@@ -97,6 +102,7 @@
         decoded = nil
         decodedType = nil
         decodeFailed = false
+        failureUnreported = false
         isKnownEmpty = true
         snapshot.storeNothingStored()
     }
@@ -105,6 +111,7 @@
         decoded = nil
         decodedType = nil
         decodeFailed = false
+        failureUnreported = false
         isKnownEmpty = false
         snapshot.clear()
     }

@@ -36,6 +36,9 @@ struct PlistFile: Sendable {
         static let lock: TimeInterval = 5
         /// For the lock at exit or on a termination signal: never hang the end of a process.
         static let lockAtExit: TimeInterval = 2
+        /// At exit, for a flush of this process already committing (its lock wait and write), so
+        /// that the changes written since it began are committed after it.
+        static let flushUnderwayAtExit: TimeInterval = 30
         /// For an empty or unparsable file to become a whole one.
         static let settle: TimeInterval = 0.1
     }

@@ -58,6 +58,9 @@ import Foundation
     /// Retries of a failed commit wait 0.1 s, then twice as long each time, up to 5 s.
     static let firstRetryDelay: TimeInterval = 0.1
     static let lastRetryDelay: TimeInterval = 5
+    /// Whether a flush holding `flushLock` is committing (engine code and the backend's, no
+    /// update's body): the flush at exit waits for it to end, which it does within its bounds.
+    @exclusivity(unchecked) private var flushUnderway = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     @exclusivity(unchecked) private var loadFailed = false
     /// The update running on some thread, which nested updates and flushes on that thread join.
@@ -175,14 +178,22 @@ import Foundation
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
         var after = AfterUnlock()
         defer { after.run() }
-        let found: (cached: Result<Value, DefaultsError>?, object: PropertyList?, generation: UInt64) = lock.withLock {
-            if let cached = slot.cachedResult(as: Value.self) { return (cached, nil, 0) }
+        typealias Found = (
+            cached: Result<Value, DefaultsError>?, reportDue: Bool, object: PropertyList?, generation: UInt64
+        )
+        let found: Found = lock.withLock {
+            if let cached = slot.cachedResult(as: Value.self) {
+                // A failure only thrown so far (by `load()`) is this read's caller's to report.
+                let reportDue = slot.failureUnreported
+                slot.failureUnreported = false
+                return (cached, reportDue, nil, 0)
+            }
             let object = loadedObject(slot, &after)
             // Not when the backend could not be read: the next read tries again.
             if object == nil, slot.isLoaded { slot.cacheNothingStored() }
-            return (nil, object, slot.generation)
+            return (nil, false, object, slot.generation)
         }
-        if let cached = found.cached { return .cached(cached) }
+        if let cached = found.cached { return found.reportDue ? .decoded(cached) : .cached(cached) }
         guard let object = found.object else { return .missing }
         let generation = found.generation
         let result = Conversion.decode(object, as: Value.self, key: slot.key.name)
@@ -190,6 +201,12 @@ import Foundation
             if slot.generation == generation, slot.isLoaded { slot.cache(result) }
         }
         return .decoded(result)
+    }
+
+    /// Marks the failure cached for `slot` as thrown, not reported: the next read that falls
+    /// back from it reports it.
+    func leaveFailureUnreported(_ slot: KeySlot) {
+        lock.withLock { slot.failureUnreported = slot.decodeFailed }
     }
 
     /// The backend's whole contents, this process's pending changes written first, read
@@ -389,17 +406,23 @@ import Foundation
     /// Commits every pending change to the backend, waiting at most `limit` seconds for other
     /// writers. Called from inside an update's `transform`, the changes join that update's
     /// commit and are written with it.
-    func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock) throws(DefaultsError) {
+    func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, atExit: Bool = false) throws(DefaultsError) {
         if let transaction = joinableTransaction() {
             transaction.take(takePending())
             return
         }
         var after = AfterUnlock()
         defer { after.run() }
-        try lockFlushes(waitingAtMost: limit)
+        if atExit {
+            try lockFlushesBeforeExit(waitingAtMost: limit)
+        } else {
+            try lockFlushes(waitingAtMost: limit)
+        }
         defer { flushLock.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
+        lock.withLock { flushUnderway = true }
+        defer { lock.withLock { flushUnderway = false } }
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
             lock.withLock {
@@ -424,7 +447,20 @@ import Foundation
             }
             return
         }
-        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false)
+        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false, atExit: true)
+    }
+
+    /// Takes `flushLock` for the flush at exit: waits `limit` for another thread, and longer
+    /// while that thread is a flush of this process committing, which ends within its own bounds
+    /// (the backend's lock wait and the write): the changes written since it began are committed
+    /// after it, not lost. An update's body holding the lock is waited for `limit` only.
+    private func lockFlushesBeforeExit(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
+        let start = Date()
+        while !flushLock.lock(before: Date(timeIntervalSinceNow: 0.05)) {
+            let waited = Date().timeIntervalSince(start)
+            guard waited < limit || (lock.withLock { flushUnderway } && waited < PlistFile.Wait.flushUnderwayAtExit)
+            else { throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded())) }
+        }
     }
 
     /// Takes `flushLock`, waiting at most `limit` for another thread's commit.
@@ -530,9 +566,11 @@ import Foundation
     }
 
     /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
-    func flushReporting(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, retrying: Bool = true) {
+    func flushReporting(
+        waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, retrying: Bool = true, atExit: Bool = false
+    ) {
         do {
-            try flush(waitingAtMost: limit)
+            try flush(waitingAtMost: limit, atExit: atExit)
             lock.withLock {
                 failureReported = false
                 retryDelay = Self.firstRetryDelay

@@ -14,6 +14,8 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         var handlers: [String: [(ObjectIdentifier, @Sendable () -> Void)]] = [:]
         /// When set, every load and commit fails, as a database that cannot be reached.
         var isUnreachable = false
+        /// How many loads were asked for.
+        var loads = 0
         /// How many runs of an edit to throw away before one is stored, as a database backend
         /// retrying a commit whose connection was lost.
         var runsLost = 0
@@ -30,6 +32,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         storage.lock.lock()
         defer { storage.lock.unlock() }
+        storage.loads += 1
         guard !storage.isUnreachable else { throw Self.unreachable(location) }
         return storage.suites[location] ?? [:]
     }
@@ -176,6 +179,31 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(try backend.load() == ["kept": .integer(1), "written": .string("while unreachable")])
         store.refresh()
         #expect(store[kept] == 1)
+    }
+
+    /// A program's backend may take seconds to fail a load (a server that accepts connections
+    /// and never answers): it is not asked again on every read, which each waited for it, but
+    /// after a growing pause, and reads meanwhile give defaults at once.
+    @Test func failedLoadsOfAProgramsBackendAreNotTriedOnEveryRead() async throws {
+        let storage = SharedMemoryBackend.Storage()
+        let backend = SharedMemoryBackend(location: "slow-loads.\(UUID())", storage: storage)
+        _ = try backend.commit(["kept": .integer(1)], before: .distantFuture) { _ in }
+        storage.lock.withLock {
+            storage.isUnreachable = true
+            storage.loads = 0
+        }
+        let store = DefaultsStore(backend: backend)
+        let kept = DefaultsKey<Int>("kept", default: 0, store: store)
+        let (_, reports) = ReportedErrors.during {
+            for _ in 0..<50 { #expect(store[kept] == 0) }
+        }
+        #expect(reports.count == 1)
+        #expect(storage.lock.withLock { storage.loads } == 1)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(store[kept] == 0)
+        #expect(storage.lock.withLock { storage.loads } == 2)
+        storage.lock.withLock { storage.isUnreachable = false }
+        #expect(await eventually(seconds: 10) { store[kept] == 1 })
     }
 
     @Test func failedCommitsAreRetriedUntilTheBackendIsBackAndReportedOncePerOutage() async throws {

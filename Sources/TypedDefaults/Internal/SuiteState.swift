@@ -63,6 +63,14 @@ import Foundation
     @exclusivity(unchecked) private var flushUnderway = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     @exclusivity(unchecked) private var loadFailed = false
+    /// For a backend whose failed loads are slow: no load is tried before this, and the wait
+    /// after the next failure.
+    @exclusivity(unchecked) private var nextLoad: Date?
+    @exclusivity(unchecked) private var loadDelay = SuiteState.firstLoadDelay
+    /// A failed load of a program's backend is tried again after 0.5 s, then twice as long each
+    /// time, up to every 15 s (a change it announces or a refresh loads at once).
+    static let firstLoadDelay: TimeInterval = 0.5
+    static let lastLoadDelay: TimeInterval = 15
     /// The update running on some thread, which nested updates and flushes on that thread join.
     @exclusivity(unchecked) private var transaction: Transaction?
     private var nextCallbackOrder: UInt64 = 0
@@ -660,13 +668,22 @@ import Foundation
             hasLoaded = true
             return true
         }
+        // A server that never answers takes its timeout on each load: reads meanwhile give
+        // defaults at once rather than each wait for it.
+        if let nextLoad, Date() < nextLoad { return false }
         let contents = backend.load()
         if contents.isUnreadable {
             if !loadFailed { after.report(contents.problem) }
             loadFailed = true
+            if !backend.loadsCheaply {
+                nextLoad = Date().addingTimeInterval(loadDelay)
+                loadDelay = min(loadDelay * 2, Self.lastLoadDelay)
+            }
             return false
         }
         loadFailed = false
+        nextLoad = nil
+        loadDelay = Self.firstLoadDelay
         stored = contents.values
         after.report(contents.problem)
         hasLoaded = true

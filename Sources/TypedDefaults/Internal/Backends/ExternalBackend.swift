@@ -15,6 +15,10 @@ struct ExternalBackend: StoreBackend {
         }
     }
 
+    /// A program's backend may wait out timeouts before a load fails (a database that does not
+    /// answer): failed loads are tried again after a growing pause, not on every read.
+    var loadsCheaply: Bool { false }
+
     func reload(onlyIfChanged: Bool) -> Reloaded {
         // Values that cannot be read now are left for the next change or read.
         guard let values = load().values else { return .unchanged }

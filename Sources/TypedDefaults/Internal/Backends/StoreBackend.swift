@@ -39,6 +39,10 @@ protocol StoreBackend: Sendable {
     /// made. `nil` for a backend that stores everything, so that a write asks nothing.
     var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { get }
 
+    /// Whether a load that fails fails fast (a file), so that the next read may try again at
+    /// once; `false` for a program's backend, whose load may wait out its own timeouts.
+    var loadsCheaply: Bool { get }
+
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
     func register(_ defaults: [DefaultsStoredKey: PropertyList])
 
@@ -122,6 +126,7 @@ extension StoreBackend {
     func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {}
     var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { nil }
     var commitsOnSchedule: Bool { true }
+    var loadsCheaply: Bool { true }
     func register(_ defaults: [DefaultsStoredKey: PropertyList]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? { nil }
 }

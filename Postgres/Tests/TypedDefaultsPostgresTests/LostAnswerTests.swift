@@ -22,21 +22,9 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
     private var sent = Data()
 
     init(to serverPort: UInt16) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
+        let (listener, port) = try LoopbackSocket.listening(backlog: 16)
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread.detachNewThread { [weak self] in
             while true {
                 let client = accept(listener, nil, nil)
@@ -65,17 +53,9 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
     /// Whether the backend sent `text` where the network could read it.
     func carried(_ text: String) -> Bool { lock.withLock { sent.range(of: Data(text.utf8)) != nil } }
 
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     private func relay(_ client: Int32, serverPort: UInt16) {
         let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: serverPort)
+        var address = LoopbackSocket.address(port: serverPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0

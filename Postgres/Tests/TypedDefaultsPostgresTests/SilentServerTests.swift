@@ -17,21 +17,9 @@ final class SilentServer: @unchecked Sendable {  // `accepted` only under `lock`
     private var accepted: [Int32] = []
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = CuttingRelay.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 64) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
+        let (listener, port) = try LoopbackSocket.listening(backlog: 64)
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread.detachNewThread { [weak self] in
             while true {
                 let client = accept(listener, nil, nil)

@@ -109,10 +109,17 @@ enum Tool {
         private var received = ""
         private var receivedErrors = ""
 
-        init(_ arguments: [String]) throws {
-            process.executableURL = Tool.executable
-            process.arguments = arguments
-            process.environment = Tool.environment()
+        /// Starts the tool with `XDG_CONFIG_HOME` set to `folder`, through `launcher` when given (a
+        /// command that runs the rest of its arguments, such as `setpriv`).
+        init(_ arguments: [String], folder: URL = Tool.folder, launcher: [String] = []) throws {
+            if let command = launcher.first {
+                process.executableURL = URL(fileURLWithPath: command)
+                process.arguments = launcher.dropFirst() + [Tool.executable.path] + arguments
+            } else {
+                process.executableURL = Tool.executable
+                process.arguments = arguments
+            }
+            process.environment = Tool.environment(folder: folder)
             process.standardOutput = output
             process.standardError = errors
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -128,6 +135,17 @@ enum Tool {
 
         var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
         var errorText: String { lock.withLock { receivedErrors } }
+
+        /// Both outputs, for a failure's message.
+        var text: String { lock.withLock { received + receivedErrors } }
+
+        /// Waits up to `seconds` for a line, on either output, equal to `line`, or containing it
+        /// with `partly`.
+        func waitFor(_ line: String, partly: Bool = false, seconds: Double = 10) async -> Bool {
+            await wait(seconds: seconds) { running in
+                running.text.split(separator: "\n").contains { partly ? $0.contains(line) : $0 == line }
+            }
+        }
 
         /// Waits up to `seconds` for `condition`; whether it came true.
         func wait(seconds: Double = 10, for condition: (Running) -> Bool) async -> Bool {

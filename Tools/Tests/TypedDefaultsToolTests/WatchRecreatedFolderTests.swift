@@ -6,55 +6,6 @@ import TypedDefaults
 /// or the folder's parent, is removed and made again (issue 28). The watcher runs in a folder of
 /// this test's own, so removing it disturbs no other test.
 @Suite struct WatchRecreatedFolderTests {
-    /// A `typed-defaults watch` with `XDG_CONFIG_HOME` set to `folder`, through `launcher` when
-    /// given (a command that runs the rest of its arguments, such as `setpriv`).
-    final class Watcher: @unchecked Sendable {  // `received` is only touched under `lock`.
-        private let process = Process()
-        private let output = Pipe()
-        private let errors = Pipe()
-        private let lock = NSLock()
-        private var received = ""
-
-        init(_ arguments: [String], folder: URL, launcher: [String] = []) throws {
-            if let command = launcher.first {
-                process.executableURL = URL(fileURLWithPath: command)
-                process.arguments = launcher.dropFirst() + [Tool.executable.path] + arguments
-            } else {
-                process.executableURL = Tool.executable
-                process.arguments = arguments
-            }
-            process.environment = Tool.environment(folder: folder)
-            process.standardOutput = output
-            process.standardError = errors
-            for pipe in [output, errors] {
-                pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                    let data = handle.availableData
-                    self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
-                }
-            }
-            try process.run()
-        }
-
-        var text: String { lock.withLock { received } }
-
-        /// Waits up to `seconds` for a line equal to `line`, or containing it with `partly`.
-        func waitFor(_ line: String, partly: Bool = false, seconds: Double = 10) async -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !text.split(separator: "\n").contains(where: { partly ? $0.contains(line) : $0 == line }) {
-                if Date() > deadline { return false }
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            return true
-        }
-
-        func stop() {
-            process.terminate()
-            process.waitUntilExit()
-            output.fileHandleForReading.readabilityHandler = nil
-            errors.fileHandleForReading.readabilityHandler = nil
-        }
-    }
-
     @Test func watchHearsWritesAfterItsFolderAndItsParentAreMadeAgain() async throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("watch-remade-\(UUID())")
         let folder = parent.appendingPathComponent("prefs", isDirectory: true)
@@ -62,7 +13,7 @@ import TypedDefaults
         defer { try? FileManager.default.removeItem(at: parent) }
         let suite = "tool-tests.remade.\(UUID().uuidString.prefix(8))"
         #expect(try await Tool.run(["write", suite, "existing", "1"], folder: folder).status == 0)
-        let watcher = try Watcher(["watch", suite], folder: folder)
+        let watcher = try Tool.Running(["watch", suite], folder: folder)
         defer { watcher.stop() }
         #expect(await watcher.waitFor("Watching \(suite)", partly: true), "\(watcher.text)")
 
@@ -98,7 +49,7 @@ import TypedDefaults
         let suite = "tool-tests.unreadable.\(UUID().uuidString.prefix(8))"
         let first = try await Tool.run(["write", suite, "existing", "1"], folder: folder, launcher: launcher)
         #expect(first.status == 0, "\(first.errors)")
-        let watcher = try Watcher(["watch", suite], folder: folder, launcher: launcher)
+        let watcher = try Tool.Running(["watch", suite], folder: folder, launcher: launcher)
         defer { watcher.stop() }
         #expect(await watcher.waitFor("Watching \(suite)", partly: true), "\(watcher.text)")
 

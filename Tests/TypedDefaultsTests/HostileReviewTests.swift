@@ -106,6 +106,45 @@ import Testing
         #expect(touched.output.contains("value default"), "\(touched.output) \(touched.errors.prefix(300))")
     }
 
+    /// A suite file that does not parse and cannot be moved aside: the suite is a symlink (dotfiles
+    /// kept elsewhere) in a folder where the link cannot be renamed (read-only, its lock file
+    /// already there), to a file in a folder that is writable. The engine reports "it could not
+    /// be moved aside, and the suite starts empty", and then its next commit writes the suite
+    /// through the link over the file: every byte of it is gone. The README: a suite file that
+    /// does not parse is renamed aside, "never overwritten". Run as `nobody` (root may rename in
+    /// a read-only folder).
+    @Test func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten() async throws {
+        let root = try Self.privateFolder()
+        defer {
+            chmod(root.appendingPathComponent("prefs").path, 0o755)
+            try? FileManager.default.removeItem(at: root)
+        }
+        let (prefs, dotfiles) = (root.appendingPathComponent("prefs"), root.appendingPathComponent("dotfiles"))
+        try FileManager.default.createDirectory(at: prefs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dotfiles, withIntermediateDirectories: true)
+        let name = "hostile.unmovable"
+        let target = dotfiles.appendingPathComponent("\(name).plist")
+        let corrupt = Data("{ hand edited = \"unfinished;\n".utf8)
+        try corrupt.write(to: target)
+        try FileManager.default.createSymbolicLink(
+            atPath: prefs.appendingPathComponent("\(name).plist").path, withDestinationPath: target.path)
+        _ = FileManager.default.createFile(
+            atPath: prefs.appendingPathComponent("\(name).plist.lock").path, contents: nil)
+        if getuid() == 0 {
+            for path in [root.path, prefs.path, dotfiles.path, target.path, prefs.path + "/\(name).plist.lock"] {
+                chown(path, 65534, 65534)
+            }
+        }
+        chmod(prefs.path, 0o555)
+        let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let run = try await Probe.run(
+            ["touch", name], environment: Probe.environment(["XDG_CONFIG_HOME": prefs.path, "HOME": root.path]),
+            launcher: launcher)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("could not be moved aside"), "\(run.errors)")
+        #expect(try Data(contentsOf: target) == corrupt, "the file that did not parse was written over")
+    }
+
     // MARK: XML that corelibs and plistlib read, set aside as corrupt
 
     /// XML property lists that corelibs' PropertyListSerialization and Python's plistlib both

@@ -145,6 +145,24 @@ import Testing
         #expect(try Data(contentsOf: target) == corrupt, "the file that did not parse was written over")
     }
 
+    /// A key declared with `initialValue:` in a suite that cannot be read (here a folder at the
+    /// suite's path): every read finds nothing, tries to store the initial value with an update,
+    /// which takes the cross-process lock and fails, and reports `updateFailed`: 50 reads, 50
+    /// reports (and, on PostgreSQL, one failed transaction per read: an initial value too large or
+    /// a key holding U+0000 cost 3 to 88 ms and a report on every read). The README: a suite that
+    /// cannot be read is "reported once"; failing commits are reported "once per run of failures,
+    /// not one per retry".
+    @Test func readsOfAnInitialValueKeyInAnUnreadableSuiteReportOnce() throws {
+        let suite = try TestSuite()
+        try FileManager.default.createDirectory(at: suite.plistURL, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: suite.plistURL) }
+        let key = DefaultsKey<Int>("hostile.initial", initialValue: 5)
+        let (_, reports) = ReportedErrors.during {
+            for _ in 0..<50 { _ = suite.store[key] }
+        }
+        #expect(reports.count <= 2, "\(reports.count) reports: \(reports.prefix(3))")
+    }
+
     // MARK: XML that corelibs and plistlib read, set aside as corrupt
 
     /// XML property lists that corelibs' PropertyListSerialization and Python's plistlib both

@@ -40,6 +40,40 @@ import TypedDefaults
         #expect(try store.storedValues()[DefaultsStoredKey("copy")] == value)
     }
 
+    /// `export suite FILE` writes with `Data.write(options: .atomic)`: a temporary file renamed
+    /// over FILE, whatever FILE is. A symlink (a backup kept in a dotfiles repository) is replaced
+    /// by a regular file and its target keeps the old contents; a character device is replaced by
+    /// a regular file: run as root, `typed-defaults export suite /dev/null` (or `/dev/stdout`,
+    /// `/dev/full`) deletes the device node of the whole system and reports success (found when
+    /// `export suite /dev/full --format json` exited 0 and left /dev/full a regular file, which
+    /// had to be made again with mknod). Here in a folder of the test's own: a link and a device
+    /// node equal to /dev/null's (1, 3), which must stay what they are.
+    @Test func anExportNeverReplacesALinkOrADeviceAtItsPath() async throws {
+        let (suite, store) = try Tool.suite()
+        store[DefaultsKey<Int>("k", default: 0)] = 1
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (target, link) = (folder.appendingPathComponent("backup.json"), folder.appendingPathComponent("link.json"))
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let exported = try await Tool.run("export", suite, link.path, "--format", "json")
+        #expect(exported.status == 0, "\(exported.errors)")
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == target.path,
+            "the link was replaced by a regular file")
+        #expect(
+            try String(contentsOf: target, encoding: .utf8).contains("\"k\": 1"), "the link's target was not written")
+        guard getuid() == 0 else { return }
+        let device = folder.appendingPathComponent("null")
+        #expect(mknod(device.path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
+        _ = try await Tool.run("export", suite, device.path, "--format", "json")
+        var status = stat()
+        #expect(
+            lstat(device.path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR,
+            "the device node was replaced by a regular file")
+    }
+
     /// A FIFO planted at a suite's path: `typed-defaults read suite` opens it with a blocking
     /// `open()` and waits for a writer for ever. The README: a suite that cannot be read is "one
     /// line, exit 1".

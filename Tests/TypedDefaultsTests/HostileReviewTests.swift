@@ -278,6 +278,44 @@ import Testing
         print("read done")
     }
 
+    // MARK: The flush at exit
+
+    /// Another process holds the suite's lock (stopped, or stuck); this process writes, its
+    /// scheduled flush starts waiting for the lock, and it exits. The README: exit gives up "after
+    /// 7 s at most when a flush of this process was already waiting for that lock". Measured: the
+    /// exit took 30.0 s (and 17.3 s when the exit came 4.95 s after the write): the flush under
+    /// way fails after its 5 s and schedules a retry 0.1 s later, which takes the commit lock and
+    /// waits 5 s again, and the exit, seeing a flush of this process committing each time, waits
+    /// on, up to its 30 s. The child is this test binary again, running only `exitWhileLocked`.
+    @Test func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds() async throws {
+        let folder = try Self.privateFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let suite = "hostile.stuckLock"
+        let holder = try Probe.Running(
+            ["holdLock", suite], environment: Probe.environment(["XDG_CONFIG_HOME": folder.path]))
+        defer { _ = holder.end(with: SIGKILL) }
+        #expect(holder.waitForLine { $0 == "locked" } != nil)
+        let start = Date()
+        let child = try await Self.runThisBinary(
+            filter: "exitWhileLocked", killAfter: 45,
+            environment: ["XDG_CONFIG_HOME": folder.path, "TYPEDDEFAULTS_HOSTILE_SUITE": suite])
+        let took = Date().timeIntervalSince(start)
+        #expect(child.output.contains("exiting"), "\(child.output.suffix(300))")
+        // 7 s, the child's start and 0.5 s before it exits, and a margin for a loaded machine.
+        #expect(took < 7 + 4, "the child took \(took) s to end")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_CHILD"] != nil))
+    func exitWhileLocked() throws {
+        let suite = try #require(ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_SUITE"])
+        let store = try DefaultsStore(suiteName: suite)
+        store[DefaultsKey<Int>("first", default: 0)] = 1
+        Thread.sleep(forTimeInterval: 0.5)  // the flush scheduled 0.1 s after the write now waits for the lock
+        store[DefaultsKey<Int>("second", default: 0)] = 2
+        print("exiting")
+        exit(0)
+    }
+
     // MARK: The file watcher
 
     /// The preferences folder's parent moved away (`mv parent parent.old`, as a deploy that
@@ -340,11 +378,14 @@ import Testing
 
     /// Runs this test binary again with only the tests `filter` names, and
     /// `TYPEDDEFAULTS_HOSTILE_CHILD` set; kills it after `killAfter` seconds.
-    static func runThisBinary(filter: String, killAfter: Double) async throws -> ProbeRun {
+    static func runThisBinary(
+        filter: String, killAfter: Double, environment: [String: String?] = [:]
+    ) async throws -> ProbeRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        process.environment = Probe.environment(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"])
+        process.environment = Probe.environment(
+            environment.merging(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 })
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }

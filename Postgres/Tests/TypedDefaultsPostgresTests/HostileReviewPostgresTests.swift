@@ -50,4 +50,55 @@ import TypedDefaultsPostgres
         let value = try group.next().submit { store[DefaultsKey<Int>("limit", default: 10)] }.wait()
         print("read on an event loop: \(value)")
     }
+
+    /// A process writes on a store whose server accepts connections and never answers, its
+    /// coalesced flush starts (and waits for the server), and it exits 0.5 s later. The README:
+    /// "at exit every wait ... ends by the store's 2 s deadline, so the flush at exit ends within
+    /// 2 s". The existing test exits right after its write, before a flush is under way; here one
+    /// is, and the exit first waits for it (up to 30 s, for a flush of this process already
+    /// committing), and that flush's deadline is the store's 5 s, not the exit's 2 s.
+    @Test func anExitWhileAFlushWaitsForASilentServerEndsWithinTwoSeconds() async throws {
+        let server = try SilentServer()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "writeThenExitOnASilentServer"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TYPEDDEFAULTS_HOSTILE_CHILD"] = "1"
+        environment["TYPEDDEFAULTS_HOSTILE_PORT"] = "\(server.port)"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let start = Date()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let took = Date().timeIntervalSince(start)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let exitAt = printed.split(separator: "\n").first { $0.hasPrefix("exiting after ") }
+            .flatMap { Double($0.dropFirst("exiting after ".count)) }
+        let exitTook = took - (exitAt ?? 0)
+        print("silent server: exit() after \(exitAt ?? -1) s, the child ended \(exitTook) s later (status \(status))")
+        #expect(exitAt != nil, "\(printed.suffix(300))")
+        // 2 s, and a margin for a loaded machine, as SilentServerTests gives.
+        #expect(exitTook < 2 + 3, "exit took \(exitTook) s")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_CHILD"] != nil))
+    func writeThenExitOnASilentServer() throws {
+        let port = try #require(ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_PORT"].flatMap { Int($0) })
+        let start = Date()
+        let backend = try PostgresBackend(
+            configuration: .init(
+                host: "127.0.0.1", port: port, username: "app", password: "secret", database: "app", tls: .disable),
+            suite: "hostile.silentExit.\(UUID())")
+        let store = DefaultsStore(backend: backend)
+        // A write with no read first: nothing waits for the server before the flush.
+        store[DefaultsKey<Int>("limit", default: 10)] = 20
+        Thread.sleep(forTimeInterval: 0.5)  // the flush, 0.1 s after the write, now waits for the server
+        store[DefaultsKey<Int>("other", default: 0)] = 1
+        print("exiting after \(Date().timeIntervalSince(start))")
+        exit(0)
+    }
 }

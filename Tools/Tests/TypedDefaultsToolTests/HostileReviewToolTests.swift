@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// Defects of the tool found by the hostile review of issue 28. Each test FAILS on the code it
+/// was written against (branch issue28-hostile, 8fd355b) and says what it shows.
+@Suite struct HostileReviewToolTests {
+    /// The README: a value may nest "up to 250 arrays and dictionaries deep", and `read --json`,
+    /// `export --format json` and `import` share one JSON form that "holds every value a suite
+    /// can store exactly". But the JSON reader refuses text nested deeper than 250, and the
+    /// suite's own object is one more level: a suite holding a value 250 arrays deep exports, and
+    /// its export does not import ("nested too deeply"). A backup that cannot be restored.
+    @Test func anExportOfAValueNestedAsDeepAsASuiteHoldsImportsBack() async throws {
+        let (suite, store) = try Tool.suite()
+        var value: DefaultsStoredValue = .integer(1)
+        for _ in 0..<250 { value = .array([value]) }  // 250 arrays, as deep as the README allows
+        try store.editStoredValues { $0["deep"] = value }
+        let export = try await Tool.run("export", suite, "-", "--format", "json")
+        #expect(export.status == 0, "\(export.errors)")
+        let (target, targetStore) = try Tool.suite()
+        let imported = try await Tool.run("import", target, "-", input: Data(export.output.utf8))
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(try targetStore.storedValues() == store.storedValues())
+    }
+
+    /// A dictionary whose only member's name starts with `$` is written `{"$dictionary": {…}}`,
+    /// one more JSON level per level of the value: such dictionaries nested 130 deep (a value
+    /// the suite holds, well within 250) are printed by `read suite key --json`, and the printed
+    /// text is refused by `write --json`, which the README says reads it back as the same value.
+    @Test func aValueOfDollarDictionariesPrintedByReadJSONWritesBack() async throws {
+        let (suite, store) = try Tool.suite()
+        var value: DefaultsStoredValue = .integer(1)
+        for _ in 1..<130 { value = .dictionary(["$k": value]) }
+        try store.editStoredValues { $0["dollars"] = value }
+        let printed = try await Tool.run("read", suite, "dollars", "--json")
+        #expect(printed.status == 0, "\(printed.errors)")
+        let text = String(printed.output.dropLast())
+        let written = try await Tool.run("write", suite, "copy", "--json", text)
+        #expect(written.status == 0, "\(written.errors)")
+        #expect(try store.storedValues()[DefaultsStoredKey("copy")] == value)
+    }
+
+    /// `export suite FILE` writes with `Data.write(options: .atomic)`: a temporary file renamed
+    /// over FILE, whatever FILE is. A symlink (a backup kept in a dotfiles repository) is replaced
+    /// by a regular file and its target keeps the old contents; a character device is replaced by
+    /// a regular file: run as root, `typed-defaults export suite /dev/null` (or `/dev/stdout`,
+    /// `/dev/full`) deletes the device node of the whole system and reports success (found when
+    /// `export suite /dev/full --format json` exited 0 and left /dev/full a regular file, which
+    /// had to be made again with mknod). Here in a folder of the test's own: a link and a device
+    /// node equal to /dev/null's (1, 3), which must stay what they are.
+    @Test func anExportNeverReplacesALinkOrADeviceAtItsPath() async throws {
+        let (suite, store) = try Tool.suite()
+        store[DefaultsKey<Int>("k", default: 0)] = 1
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (target, link) = (folder.appendingPathComponent("backup.json"), folder.appendingPathComponent("link.json"))
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let exported = try await Tool.run("export", suite, link.path, "--format", "json")
+        #expect(exported.status == 0, "\(exported.errors)")
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == target.path,
+            "the link was replaced by a regular file")
+        #expect(
+            try String(contentsOf: target, encoding: .utf8).contains("\"k\": 1"), "the link's target was not written")
+        guard getuid() == 0 else { return }
+        let device = folder.appendingPathComponent("null")
+        #expect(mknod(device.path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
+        _ = try await Tool.run("export", suite, device.path, "--format", "json")
+        var status = stat()
+        #expect(
+            lstat(device.path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR,
+            "the device node was replaced by a regular file")
+    }
+
+    /// A FIFO planted at a suite's path: `typed-defaults read suite` opens it with a blocking
+    /// `open()` and waits for a writer for ever. The README: a suite that cannot be read is "one
+    /// line, exit 1".
+    @Test func aFIFOInPlaceOfASuiteIsOneLineAndStatusOne() async throws {
+        let (suite, _) = try Tool.suite()
+        #expect(mkfifo(Tool.file(of: suite).path, 0o600) == 0)
+        defer { unlink(Tool.file(of: suite).path) }
+        // `timeout` stands for the user who gives up: it kills the tool after 10 s (status 124 or 137).
+        let read = try await Tool.run(["read", suite], launcher: ["/usr/bin/timeout", "-s", "KILL", "10"])
+        #expect(read.status == 1, "status \(read.status): \(read.errors)")
+        #expect(read.errors.split(separator: "\n").count == 1, "\(read.errors)")
+    }
+}

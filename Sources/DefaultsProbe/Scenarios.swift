@@ -69,6 +69,14 @@ enum Scenario {
             backend.commitStarted.wait()
             UserDefault(wrappedValue: 0, "second", store: slow).wrappedValue = 2
             say("written")
+        case ("closedSignalPipe", _):
+            // A daemon that closes every descriptor it did not open, after the termination
+            // flush was set up: the CPU the process then uses in a second of sleep.
+            DefaultsStore.flushOnTermination()
+            for descriptor in 3..<1024 { close(Int32(descriptor)) }
+            let before = cpuSeconds()
+            sleep(1)
+            say("cpu \(cpuSeconds() - before)")
         case ("installID", _):
             // A key whose first read stores its initial value: every process must see one ID.
             say("installID \(store[.installID])")
@@ -150,6 +158,18 @@ enum Scenario {
         for index in 0..<count {
             UserDefault(wrappedValue: -1, "\(prefix).\(index)", store: store).wrappedValue = index
         }
+    }
+
+    /// The CPU time this process has used, user and system, in seconds.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Resident memory in bytes, from /proc (Linux); 0 where it cannot be read.

@@ -94,6 +94,17 @@ import TypedDefaults
         #expect(stored == .dictionary(["first": .integer(1), "second": .integer(2)]))
     }
 
+    /// A daemon that closes every descriptor it did not open closes the termination flush's
+    /// pipe: its thread read end-of-file in a loop, a core at 100% for ever (2.9 s of CPU in 3 s).
+    @Test(.enabled(if: isLinux)) func aClosedSignalPipeLeavesTheProcessIdle() async throws {
+        let run = try await Probe.run("closedSignalPipe", "closed-signal-pipe.\(UUID())")
+        #expect(run.status == 0, "\(run.errors)")
+        let cpu = try #require(
+            run.output.split(separator: " ").last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        )
+        #expect(cpu < 0.5, "\(run.output)")
+    }
+
     @Test func aTerminationSignalIsNotHeldUp() throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)

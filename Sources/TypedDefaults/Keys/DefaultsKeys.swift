@@ -37,12 +37,14 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// The key's entry in a published schema, and the store it lives in.
     var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore)? { nil }
 
+    /// Keys are equal when they name the same stored key, scalar for scalar (so
+    /// `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as in the suite), in the same store.
     public static func == (lhs: DefaultsKeys, rhs: DefaultsKeys) -> Bool {
-        lhs.keyName == rhs.keyName && lhs.keyStore?.state === rhs.keyStore?.state
+        DefaultsStoredKey(lhs.keyName) == DefaultsStoredKey(rhs.keyName) && lhs.keyStore?.state === rhs.keyStore?.state
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(keyName)
+        hasher.combine(DefaultsStoredKey(keyName))
         hasher.combine(keyStore.map { ObjectIdentifier($0.state) })
     }
 }

@@ -36,7 +36,8 @@ extension DefaultsMigration {
     /// this step ran), that value is the newer one: it stays, and `key` is removed.
     public static func renameKey(_ key: String, to newKey: String) -> DefaultsMigration {
         DefaultsMigration("rename \"\(key)\" to \"\(newKey)\"") { work in
-            guard key != newKey, let object = work[key] else { return }
+            // Compared as stored keys: "caf\u{E9}" renamed to "cafe\u{301}" is a rename.
+            guard DefaultsStoredKey(key) != DefaultsStoredKey(newKey), let object = work[key] else { return }
             if work[newKey] == nil { work[newKey] = object }
             work[key] = nil
         }

@@ -82,7 +82,14 @@ enum TerminationFlush {
         wakeDescriptor = descriptors[1]
         let watcher = Thread {
             var byte: UInt8 = 0
-            while read(readEnd, &byte, 1) != 1 {}
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 { break }
+                if count < 0 && errno == EINTR { continue }
+                // The pipe was closed under us (a daemon closing every descriptor it did not
+                // open): no signal can reach this thread any more, and reading again would spin.
+                return
+            }
             let signalNumber = Int32(byte)
             SuiteRegistry.flushAllBeforeExit()
             // Now the default action: for the whole process, from a thread that accepts it.

@@ -24,10 +24,12 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case encodingFailed(key: String, underlying: any Error)
     /// A suite name that would escape the preferences folder or is otherwise unusable.
     case invalidSuiteName(String, reason: String)
-    /// A suite's file was read and does not parse. It was renamed to `preservedAt` (`nil` if
-    /// even that failed) rather than overwritten, and the suite started empty. The file aside
-    /// keeps every byte: look at it with `plutil -p` or Python's `plistlib`, recover what you
-    /// need, then delete it; nothing reads it again.
+    /// A suite's file was read and does not parse. It was renamed to `preservedAt` rather than
+    /// overwritten, and the suite started empty. The file aside keeps every byte: look at it
+    /// with `plutil -p` or Python's `plistlib`, recover what you need, then delete it; nothing
+    /// reads it again. When it could not be renamed (`preservedAt` is `nil`), it stays where it
+    /// is and the suite is read as one that cannot be read: defaults, changes kept, and nothing
+    /// written over it.
     case corruptFile(path: String, preservedAt: String?, underlying: any Error)
     /// A file that does not parse, met by a call that repairs nothing (``DefaultsStore/storedValues()``,
     /// ``DefaultsStore/editStoredValues(_:)``, reading a published ``DefaultsSchema``): it is left
@@ -78,8 +80,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "invalid suite name \"\(name)\": \(reason)"
         case .corruptFile(let path, let preservedAt, let underlying):
             "\(path) does not parse (\(underlying)); "
-                + (preservedAt.map { "it was moved to \($0), " } ?? "it could not be moved aside, ")
-                + "and the suite starts empty"
+                + (preservedAt.map { "it was moved to \($0), and the suite starts empty" }
+                    ?? "it could not be moved aside, so it is left as it is and nothing is written over it")
         case .unparsableFile(let path, let underlying):
             "\(path) does not parse (\(underlying)); it is left as it is, and nothing was written"
         case .readFailed(let path, let underlying):

@@ -75,6 +75,9 @@ struct PlistFile: Sendable {
             let aside = preserveAside()
             let problem = DefaultsError.corruptFile(
                 path: url.path, preservedAt: aside?.path, underlying: ParseFailure(underlying))
+            // Not moved aside (a folder it cannot be renamed in): it is the only copy, so it is
+            // read as a suite that cannot be read, and nothing is ever written over it.
+            guard aside != nil else { return SuiteContents(values: nil, problem: problem, isUnreadable: true) }
             return SuiteContents(values: [:], problem: problem)
         }
     }

@@ -59,11 +59,19 @@ enum Scenario {
             // Loads the suite (meeting whatever file is there), then writes to it.
             say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")
             UserDefault(wrappedValue: "", "after", store: store).wrappedValue = "written"
-        case ("slowFlushAtExit", _):
-            // A write whose flush takes 3 s, another made while it commits, then a normal exit:
-            // the flush at exit must wait for the first commit and then commit the second.
+        case ("flushUnderwayAtExit", _):
+            // Another process holds the suite's lock for a few seconds: a flush started now waits
+            // for it, another write follows, and the exit begins while the flush still waits.
+            let slow = store.durability(.coalesced(within: .seconds(3600)))
+            UserDefault(wrappedValue: 0, "first", store: slow).wrappedValue = 1
+            Thread.detachNewThread { try? slow.flush() }
+            Thread.sleep(forTimeInterval: 1)
+            UserDefault(wrappedValue: 0, "second", store: slow).wrappedValue = 2
+            say("written")
+        case ("slowBackendAtExit", _):
+            // A program's backend whose commit takes 30 s is committing as the process exits.
             guard let path = arguments.first else { return false }
-            let backend = SlowFileBackend(file: URL(fileURLWithPath: path), delay: 3)
+            let backend = SlowFileBackend(file: URL(fileURLWithPath: path), delay: 30)
             let slow = DefaultsStore(backend: backend, durability: .coalesced(within: .milliseconds(1)))
             UserDefault(wrappedValue: 0, "first", store: slow).wrappedValue = 1
             backend.commitStarted.wait()

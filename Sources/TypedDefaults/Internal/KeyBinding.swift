@@ -107,11 +107,16 @@
     private func readStored(in state: SuiteState) -> SuiteState.Read<Value> {
         let read = state.read(slot, as: Value.self)
         guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
+        // Not while the suite cannot be read, nor again after the store refused it: the
+        // initial value shows, and the failure was reported once.
+        guard state.mayStoreInitialValue(slot) else { return read }
         switch Conversion.encode(applyingRules(to: initialValue), key: key) {
         case .success(let object):
             // Atomic, so that of two first reads, in two threads or processes, one stores.
             state.update(slot) { current in current ?? object }
-            return state.read(slot, as: Value.self)
+            let stored = state.read(slot, as: Value.self)
+            if case .missing = stored { state.initialValueNotStored(slot) }
+            return stored
         case .failure(let error):
             DefaultsError.report(error)
             return read

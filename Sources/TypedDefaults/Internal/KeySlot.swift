@@ -35,6 +35,9 @@
     @exclusivity(unchecked) @usableFromInline private(set) var decodedType: ObjectIdentifier?
     /// Whether `decoded` is the error the last decode met.
     @exclusivity(unchecked) @usableFromInline private(set) var decodeFailed = false
+    /// Whether an attempt to store the key's initial value stored nothing (the backend refused
+    /// it, the commit failed): not tried again until the slot changes.
+    @exclusivity(unchecked) var initialValueNotStored = false
     /// Whether that error was only thrown (by `load()`), not yet reported: the next plain read
     /// reports it, so a read that falls back to the default is never silent.
     @exclusivity(unchecked) var failureUnreported = false

@@ -33,10 +33,17 @@ enum SuiteRegistry {
         }
     }
 
+    private static let exiting = Locked(false)
+
+    /// Whether the process is ending: flushes on schedule and retries no longer start, so that
+    /// the flush at exit is not kept waiting behind them.
+    static var isExiting: Bool { exiting.withLock { $0 } }
+
     /// Commits every suite's pending changes as the process ends (at exit, or on a termination
     /// signal), each waiting at most ``PlistFile/Wait/lockAtExit`` for a lock; errors go to the
     /// handler.
     static func flushAllBeforeExit() {
+        exiting.withLock { $0 = true }
         for state in suites.withLock({ Array($0.values) }) {
             state.flushBeforeExit()
         }

@@ -8,10 +8,10 @@ import Foundation
 // @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pendingSlots`, `flushScheduled`,
 // `loadFailed` and `transaction`, and every slot's fields, are only touched while holding
 // `lock` (which is also why they skip Swift's dynamic exclusivity checks, measured at an eighth
-// of a write); a transaction's own fields only by the thread that runs it; `flushLock`
+// of a write); a transaction's own fields only by the thread that runs it; `commits`
 // serializes commits; the backend and the observers are Sendable.
 //
-// Every wait is bounded: `flushLock` for as long as the cross-process lock (a thread stuck in
+// Every wait is bounded: `commits` for as long as the cross-process lock (a thread stuck in
 // an update's body cannot hang a flush or exit), the file lock by the backend. An update or
 // flush called from inside an update's body, on its own thread, joins that update's commit
 // (`transaction`) instead of waiting for a lock its thread holds.
@@ -34,7 +34,8 @@ import Foundation
     /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
     private let refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
-    private let flushLock = NSLock()
+    /// Serializes this process's commits of the suite.
+    private let commits: CommitLock
     @exclusivity(unchecked) private var slots: [DefaultsStoredKey: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
     @exclusivity(unchecked) private var stored: [DefaultsStoredKey: PropertyList]?
@@ -45,7 +46,7 @@ import Foundation
     ///
     /// A pending change is always the slot's current object: a slot's object changes only by
     /// a write, which makes it pending, or by a commit, refresh or update, which hold
-    /// `flushLock`. So a commit that fails, still holding `flushLock`, can put back what it took
+    /// `commits`. So a commit that fails, still holding `commits`, can put back what it took
     /// by marking the slots pending again.
     @exclusivity(unchecked) private var pendingSlots: [KeySlot] = []
     @exclusivity(unchecked) private var flushScheduled = false
@@ -58,9 +59,6 @@ import Foundation
     /// Retries of a failed commit wait 0.1 s, then twice as long each time, up to 5 s.
     static let firstRetryDelay: TimeInterval = 0.1
     static let lastRetryDelay: TimeInterval = 5
-    /// Whether a flush holding `flushLock` is committing (engine code and the backend's, no
-    /// update's body): the flush at exit waits for it to end, which it does within its bounds.
-    @exclusivity(unchecked) private var flushUnderway = false
     /// Whether the last load could not read the backend (reported once until a load succeeds).
     @exclusivity(unchecked) private var loadFailed = false
     /// For a backend whose failed loads are slow: no load is tried before this, and the wait
@@ -85,6 +83,7 @@ import Foundation
         self.isPermanent = isPermanent
         self.fileURL = fileURL
         location = fileURL?.path ?? label
+        commits = CommitLock(location: fileURL?.path ?? label)
         serial = Self.serials.withLock { serial in
             serial += 1
             return serial
@@ -184,6 +183,7 @@ import Foundation
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
+        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         typealias Found = (
@@ -211,6 +211,17 @@ import Foundation
         return .decoded(result)
     }
 
+    /// Whether a read that found nothing may store the key's initial value: the suite could be
+    /// read, and no attempt since the slot last changed stored nothing.
+    func mayStoreInitialValue(_ slot: KeySlot) -> Bool {
+        lock.withLock { slot.isLoaded && !slot.initialValueNotStored }
+    }
+
+    /// Records that storing the initial value stored nothing.
+    func initialValueNotStored(_ slot: KeySlot) {
+        lock.withLock { slot.initialValueNotStored = true }
+    }
+
     /// Marks the failure cached for `slot` as thrown, not reported: the next read that falls
     /// back from it reports it.
     func leaveFailureUnreported(_ slot: KeySlot) {
@@ -234,6 +245,7 @@ import Foundation
 
     /// The object stored under the slot's key, undecoded.
     func storedObject(_ slot: KeySlot) -> PropertyList? {
+        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         return lock.withLock { loadedObject(slot, &after) }
@@ -247,6 +259,7 @@ import Foundation
             DefaultsError.report(problem)
             return
         }
+        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = lock.withLock {
@@ -265,6 +278,7 @@ import Foundation
     /// another source still provides (a plain `UserDefaults` suite's registered or global
     /// values) takes the value it then reads as.
     func removeAll(durability: Durability) {
+        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         let window = lock.withLock { () -> TimeInterval?? in
@@ -277,7 +291,7 @@ import Foundation
                 guard let old = loadedObject(slot, &after) else { continue }
                 backend.writeThrough(key: key, object: nil)
                 let remaining = backend.object(forKey: key)
-                if PropertyList.same(old, remaining) { continue }
+                if PropertyList.same(Optional(old), remaining) { continue }
                 change(slot, to: remaining, origin: .thisProcess, &after)
                 markWritten(slot)
                 changed = true
@@ -315,13 +329,14 @@ import Foundation
             return
         }
         let limit = PlistFile.Wait.lock
+        ensureLoaded()
         do {
-            try lockFlushes(waitingAtMost: limit)
+            try commits.lock(waitingAtMost: limit)
         } catch {
             after.report(Self.updateFailure(error, key: slot.key.name))
             return
         }
-        defer { flushLock.unlock() }
+        defer { commits.unlock() }
         let changes = takePending()
         var updated: PropertyList?
         var transaction: Transaction?
@@ -376,8 +391,8 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         let limit = PlistFile.Wait.lock
-        try lockFlushes(waitingAtMost: limit)
-        defer { flushLock.unlock() }
+        try commits.lock(waitingAtMost: limit)
+        defer { commits.unlock() }
         let changes = committingPending ? takePending() : [:]
         var edited: [DefaultsStoredKey: PropertyList?] = [:]
         var transaction: Transaction?
@@ -422,17 +437,21 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         if atExit {
-            try lockFlushesBeforeExit(waitingAtMost: limit)
+            // A flush already committing is waited for only where commits end within the
+            // engine's bounds (a file); a program's backend keeps the exit's own bound.
+            try commits.lockBeforeExit(waitingAtMost: limit, forUnderwayFlush: backend.loadsCheaply)
         } else {
-            try lockFlushes(waitingAtMost: limit)
+            // Once the process is ending, only the flush at exit commits.
+            if SuiteRegistry.isExiting { return }
+            try commits.lock(waitingAtMost: limit)
         }
-        defer { flushLock.unlock() }
+        defer { commits.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
-        lock.withLock { flushUnderway = true }
-        defer { lock.withLock { flushUnderway = false } }
         do {
-            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
+            let contents = try commits.flushing { () throws(DefaultsError) in
+                try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
+            }
             lock.withLock {
                 refresh(from: contents, &after)
                 forgetBases(of: changes)
@@ -458,26 +477,6 @@ import Foundation
         flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false, atExit: true)
     }
 
-    /// Takes `flushLock` for the flush at exit: waits `limit` for another thread, and longer
-    /// while that thread is a flush of this process committing, which ends within its own bounds
-    /// (the backend's lock wait and the write): the changes written since it began are committed
-    /// after it, not lost. An update's body holding the lock is waited for `limit` only.
-    private func lockFlushesBeforeExit(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
-        let start = Date()
-        while !flushLock.lock(before: Date(timeIntervalSinceNow: 0.05)) {
-            let waited = Date().timeIntervalSince(start)
-            guard waited < limit || (lock.withLock { flushUnderway } && waited < PlistFile.Wait.flushUnderwayAtExit)
-            else { throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded())) }
-        }
-    }
-
-    /// Takes `flushLock`, waiting at most `limit` for another thread's commit.
-    private func lockFlushes(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
-        guard flushLock.lock(before: Date(timeIntervalSinceNow: limit)) else {
-            throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
-        }
-    }
-
     /// The update this thread is running on this suite, if any.
     private func joinableTransaction() -> Transaction? {
         lock.withLock { transactionOnThisThread }
@@ -489,6 +488,7 @@ import Foundation
     func addObserver(
         keys: Set<DefaultsStoredKey>?, initial: Bool = false, deliver: @escaping @Sendable (SlotChange) -> Void
     ) -> DefaultsObservation {
+        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         return lock.withLock {
@@ -522,32 +522,36 @@ import Foundation
     /// last is not read again, and keys written here since are kept. Without it (an explicit
     /// ``DefaultsStore/refresh()``), a key the backend changed since this process last saw it
     /// replaces a write of the same key not yet flushed: the backend's is the later write.
-    func reload(onlyIfChanged: Bool = false) {
+    /// Returns whether the backend held anything else than what this process knew.
+    @discardableResult
+    func reload(onlyIfChanged: Bool = false) -> Bool {
         var after = AfterUnlock()
         defer { after.run() }
         // A suite not loaded yet has nothing to refresh; its first read will see the file as it
         // is then (a watcher catching a file halfway written must not stand in for that read).
-        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return }
+        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return false }
         // Inside an update's body the commit in progress already holds the freshest contents.
-        if joinableTransaction() != nil { return }
+        if joinableTransaction() != nil { return false }
         // Serialized with commits, so an old read can never undo a newer commit.
         do {
-            try lockFlushes(waitingAtMost: PlistFile.Wait.lock)
+            try commits.lock(waitingAtMost: PlistFile.Wait.lock)
         } catch {
             guard onlyIfChanged else {
                 after.report(error)
-                return
+                return false
             }
             // Told of a change while a commit of this process waits out a stuck lock or an
             // unreachable server: nothing was written, so no write failed; look again later.
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { self.reload(onlyIfChanged: true) }
-            return
+            return false
         }
-        defer { flushLock.unlock() }
+        defer { commits.unlock() }
         let contents = backend.reload(onlyIfChanged: onlyIfChanged)
-        lock.withLock {
+        return lock.withLock {
+            var changed = false
             switch contents {
             case .whole(let values):
+                changed = !Self.same(stored, values)
                 if !onlyIfChanged {
                     for slot in pendingSlots where slot.isPending {
                         guard case .some(let base) = slot.pendingBase, !PropertyList.same(base, values[slot.key])
@@ -565,12 +569,22 @@ import Foundation
                     if !PropertyList.same(slot.object, current) {
                         slot.isPending = false
                         change(slot, to: current, origin: .otherProcess, &after)
+                        changed = true
                     }
                 }
             case .unchanged:
                 break
             }
+            return changed
         }
+    }
+
+    /// Whether two suites' contents hold the same keys and values.
+    private static func same(_ first: [DefaultsStoredKey: PropertyList]?, _ second: [DefaultsStoredKey: PropertyList])
+        -> Bool
+    {
+        guard let first, first.count == second.count else { return false }
+        return first.allSatisfy { key, object in PropertyList.same(Optional(object), second[key]) }
     }
 
     /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
@@ -657,37 +671,55 @@ import Foundation
         Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
     }
 
-    /// Loads the suite from its backend on first use; `false` when it cannot be read (reported
-    /// once), so that the next use tries again.
+    /// Whether the suite is loaded, for callers that hold `lock`: it never calls the backend,
+    /// which ``ensureLoaded()`` does without the lock. Inside a commit on this thread (a read or
+    /// write in an update's body) the contents the commit read are the freshest, and stand in.
     private func loadSuite(_ after: inout AfterUnlock) -> Bool {
         if hasLoaded { return true }
-        // Inside a commit on this thread (a read or write in an update's body): the contents it
-        // read are the freshest, and loading would wait for the backend, which the commit holds.
         if let whole = transactionOnThisThread?.edit.wholeBase {
             stored = whole
             hasLoaded = true
             return true
         }
-        // A server that never answers takes its timeout on each load: reads meanwhile give
-        // defaults at once rather than each wait for it.
-        if let nextLoad, Date() < nextLoad { return false }
-        let contents = backend.load()
-        if contents.isUnreadable {
-            if !loadFailed { after.report(contents.problem) }
-            loadFailed = true
-            if !backend.loadsCheaply {
-                nextLoad = Date().addingTimeInterval(loadDelay)
-                loadDelay = min(loadDelay * 2, Self.lastLoadDelay)
-            }
-            return false
+        return false
+    }
+
+    /// Loads the suite from its backend on first use, without holding `lock`: a load may take
+    /// seconds (a file lock, a database that does not answer) and may call back into this
+    /// store, and cached reads on other threads must not wait for it. When it cannot be read,
+    /// that is reported once, reads give defaults, and a later use tries again (a program's
+    /// backend after a growing pause). Not from inside the engine's own load of the suite: a
+    /// backend's `load()` reading its own store gets defaults.
+    func ensureLoaded() {
+        if BackendCall.loading == location { return }
+        let due = lock.withLock { () -> Bool in
+            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return false }
+            if let nextLoad, Date() < nextLoad { return false }
+            return true
         }
-        loadFailed = false
-        nextLoad = nil
-        loadDelay = Self.firstLoadDelay
-        stored = contents.values
-        after.report(contents.problem)
-        hasLoaded = true
-        return true
+        guard due else { return }
+        var after = AfterUnlock()
+        defer { after.run() }
+        let contents = BackendCall.$loading.withValue(location) { backend.load() }
+        lock.withLock {
+            // Loaded meanwhile by another thread, or taken in from a commit: that is fresher.
+            guard !hasLoaded else { return }
+            if contents.isUnreadable {
+                if !loadFailed { after.report(contents.problem) }
+                loadFailed = true
+                if !backend.loadsCheaply {
+                    nextLoad = Date().addingTimeInterval(loadDelay)
+                    loadDelay = min(loadDelay * 2, Self.lastLoadDelay)
+                }
+                return
+            }
+            loadFailed = false
+            nextLoad = nil
+            loadDelay = Self.firstLoadDelay
+            stored = contents.values
+            after.report(contents.problem)
+            hasLoaded = true
+        }
     }
 
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
@@ -704,6 +736,7 @@ import Foundation
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1
+        slot.initialValueNotStored = false
         slot.clearCache()
         guard isHeard else { return }
         let change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
@@ -750,7 +783,7 @@ import Foundation
     }
 
     /// Puts back changes whose commit failed, unless the key was written again since. Called
-    /// by the commit that took them, still holding `flushLock`: each slot still holds its change
+    /// by the commit that took them, still holding `commits`: each slot still holds its change
     /// (see `pendingSlots`).
     private func restore(_ changes: [DefaultsStoredKey: PropertyList?]) {
         lock.withLock {
@@ -832,14 +865,5 @@ private final class Transaction {
 struct NestedCommit: Error, CustomStringConvertible {
     var description: String {
         "a migration or edit of several keys cannot run inside an update of the same suite"
-    }
-}
-
-/// Another thread of the process kept the suite's commit lock for longer than a flush waits.
-struct FlushTimeout: Error, CustomStringConvertible {
-    let seconds: TimeInterval
-
-    var description: String {
-        "another thread of this process has been committing changes for more than \(seconds.formatted()) s"
     }
 }

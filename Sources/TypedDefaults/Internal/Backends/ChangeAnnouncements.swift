@@ -13,11 +13,22 @@ import Foundation
 ///
 /// An announcement from inside the engine's own `load()` of the same backend, on its thread,
 /// is dropped: that load is reading the values now, and a reload after it would call `load()`
-/// again, which would announce again, without end.
+/// again, which would announce again, without end. A backend may still announce every load
+/// from another thread: a reload that finds nothing changed makes the next wait longer (50 ms,
+/// doubling to 5 s), and one that finds a change makes the next prompt, so such a backend
+/// costs a few loads a second at first and one every 5 s after, not a core.
 final class ChangeAnnouncements: Sendable {
     /// The registry keeps every backend's state for the life of the process.
     private unowned let state: SuiteState
-    private let schedule = Locked<(requested: Bool, running: Bool)>((false, false))
+    private struct Schedule {
+        var requested = false
+        var running = false
+        /// The wait before the next reload, after reloads that found nothing changed.
+        var quiet: TimeInterval = 0
+    }
+    private let schedule = Locked(Schedule())
+    static let firstQuietWait: TimeInterval = 0.05
+    static let lastQuietWait: TimeInterval = 5
 
     init(state: SuiteState) {
         self.state = state
@@ -26,14 +37,14 @@ final class ChangeAnnouncements: Sendable {
     /// The backend's handler: asks for a reload, never waits.
     func announce() {
         if BackendCall.loading == state.location { return }
-        let start = schedule.withLock { schedule in
+        let wait = schedule.withLock { schedule -> TimeInterval? in
             schedule.requested = true
-            guard !schedule.running else { return false }
+            guard !schedule.running else { return nil }
             schedule.running = true
-            return true
+            return schedule.quiet
         }
-        guard start else { return }
-        DispatchQueue.global().async { self.reloadWhileRequested() }
+        guard let wait else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + wait) { self.reloadWhileRequested() }
     }
 
     private func reloadWhileRequested() {
@@ -45,7 +56,17 @@ final class ChangeAnnouncements: Sendable {
             schedule.requested = false
             return true
         }) {
-            state.reload(onlyIfChanged: true)
+            let changed = state.reload(onlyIfChanged: true)
+            let wait = schedule.withLock { schedule -> TimeInterval? in
+                schedule.quiet = changed ? 0 : min(max(schedule.quiet * 2, Self.firstQuietWait), Self.lastQuietWait)
+                guard schedule.requested, schedule.quiet > 0 else { return nil }
+                return schedule.quiet
+            }
+            // Asked again after a reload that found nothing: later, not now.
+            if let wait {
+                DispatchQueue.global().asyncAfter(deadline: .now() + wait) { self.reloadWhileRequested() }
+                return
+            }
         }
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The lock that serializes one suite's commits in this process, knowing who holds it.
+///
+/// Every wait for it is bounded, and none waits on a holder that is its own thread: a commit
+/// asked for from inside a backend's own commit (its `commit()` flushing, writing with
+/// `.immediate`, updating, or exiting), on the thread that holds the lock, fails at once
+/// instead of waiting out the bound. At exit it waits longer only for a flush that was already
+/// committing when the exit began, and only on a backend whose commits end within the engine's
+/// own bounds (see ``lockBeforeExit(waitingAtMost:forUnderwayFlush:)``).
+// @unchecked Sendable is sound: `mutex` is an NSLock, and every other field is only touched
+// through `state`, a Locked.
+final class CommitLock: @unchecked Sendable {
+    private let mutex = NSLock()
+    private struct State {
+        var holder: pthread_t?
+        /// The number of the flush committing now, if one is.
+        var underway: UInt64?
+        var flushes: UInt64 = 0
+    }
+    private let state = Locked(State())
+    let location: String
+
+    init(location: String) {
+        self.location = location
+    }
+
+    /// Takes the lock, waiting at most `limit` for another thread's commit.
+    ///
+    /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``: ``CommitOnCommittingThread``
+    ///   when this thread holds it, ``FlushTimeout`` when another did past `limit`.
+    func lock(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
+        try refuseOwnThread()
+        guard mutex.lock(before: Date(timeIntervalSinceNow: limit)) else {
+            throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
+        }
+        state.withLock { $0.holder = pthread_self() }
+    }
+
+    /// Takes the lock for the flush at exit: waits `limit` for another thread, and, when
+    /// `forUnderwayFlush` and the lock's holder is the flush that was committing as this wait
+    /// began, until that flush ends (at most ``PlistFile/Wait/flushUnderwayAtExit``): the
+    /// changes written since it began are then committed after it, not lost. A commit begun
+    /// later (a retry) or an update's body is waited for `limit` only.
+    func lockBeforeExit(waitingAtMost limit: TimeInterval, forUnderwayFlush: Bool) throws(DefaultsError) {
+        try refuseOwnThread()
+        let start = Date()
+        let awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
+        while !mutex.lock(before: Date(timeIntervalSinceNow: 0.05)) {
+            let waited = Date().timeIntervalSince(start)
+            let stillUnderway = awaited != nil && state.withLock { $0.underway } == awaited
+            guard waited < limit || (stillUnderway && waited < PlistFile.Wait.flushUnderwayAtExit) else {
+                throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded()))
+            }
+        }
+        state.withLock { $0.holder = pthread_self() }
+    }
+
+    func unlock() {
+        state.withLock { $0.holder = nil }
+        mutex.unlock()
+    }
+
+    /// Runs `body`, a flush's commit (engine and backend code, no update's body), as the flush
+    /// underway. Call holding the lock.
+    func flushing<Result>(_ body: () throws(DefaultsError) -> Result) throws(DefaultsError) -> Result {
+        state.withLock { state in
+            state.flushes &+= 1
+            state.underway = state.flushes
+        }
+        defer { state.withLock { $0.underway = nil } }
+        return try body()
+    }
+
+    private func refuseOwnThread() throws(DefaultsError) {
+        let isHolder = state.withLock { state in state.holder.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if isHolder { throw .writeFailed(path: location, underlying: CommitOnCommittingThread()) }
+    }
+}
+
+/// A commit asked for on the thread that is committing the same suite, outside an update's body:
+/// from inside the backend's own `commit()`.
+struct CommitOnCommittingThread: Error, CustomStringConvertible {
+    var description: String {
+        "a commit of this suite was asked for from inside its backend's own commit, on the thread that makes it; "
+            + "the changes are committed after it"
+    }
+}
+
+/// Another thread of the process kept the suite's commit lock for longer than a flush waits.
+struct FlushTimeout: Error, CustomStringConvertible {
+    let seconds: TimeInterval
+
+    var description: String {
+        "another thread of this process has been committing changes for more than \(seconds.formatted()) s"
+    }
+}

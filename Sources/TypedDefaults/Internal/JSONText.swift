@@ -2,9 +2,17 @@ import Foundation
 
 /// A strict JSON reader and writer (RFC 8259) that keeps what Foundation's loses: whether a
 /// number was written as an integer (`1`) or a real (`1.0`), integers beyond `Int64` exactly,
-/// the order of an object's members, and the exact text of every number. Nesting is bounded,
-/// so hostile input cannot exhaust the stack.
+/// the order of an object's members, and the exact text of every number. Nesting is bounded
+/// (``maximumDepth``), so hostile input cannot exhaust the stack.
 enum JSONText {
+    /// The deepest nesting of arrays and objects a JSON text may have: what bounds the parser's
+    /// stack, not what a stored value may hold (``StoredObject/maximumNestingDepth``, checked on
+    /// the value read). The JSON form writes a level of a value as up to two of the text (a
+    /// dictionary whose only member's name starts with `$` is `{"$dictionary": {…}}`), a scalar
+    /// inside the deepest as up to two (`{"$date": {"$real": "inf"}}`), and a suite around its
+    /// values and an object of suites around those (`read --json`) as up to two each: 506.
+    static let maximumDepth = 2 * StoredObject.maximumNestingDepth + 6
+
     enum Value {
         case object([Member])
         case array([Value])
@@ -108,10 +116,10 @@ enum JSONText {
             guard position < bytes.count else { throw error("expected a value, found the end") }
             switch bytes[position] {
             case UInt8(ascii: "{"):
-                guard depth < StoredObject.maximumNestingDepth else { throw error("nested too deeply") }
+                guard depth < JSONText.maximumDepth else { throw error("nested too deeply") }
                 return try object(depth: depth)
             case UInt8(ascii: "["):
-                guard depth < StoredObject.maximumNestingDepth else { throw error("nested too deeply") }
+                guard depth < JSONText.maximumDepth else { throw error("nested too deeply") }
                 return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): return try literal("true", .bool(true))

@@ -103,24 +103,53 @@ extension DefaultsStoredValue {
     /// | `"$dictionary"` | an object taken as a dictionary as it is (so a stored dictionary may have such a member) |
     ///
     /// - Throws: ``FormatError`` for text that is not JSON (with the byte where it goes wrong),
-    ///   an integer beyond 64 bits, a float beyond `Double`, or nesting deeper than a suite may hold.
+    ///   an integer beyond 64 bits, a float beyond `Double`, or a value nested deeper than a
+    ///   suite may hold: 250 arrays and dictionaries, a dictionary written `{"$dictionary": {…}}`
+    ///   being one (the text itself may nest 506 deep, which bounds the work).
     public init(json: String) throws(FormatError) {
-        let parsed: JSONText.Value
+        self = try Self(try Self.parsed(json), depth: 0)
+    }
+
+    /// Reads a whole suite from its JSON form, the object of its keys `typed-defaults export
+    /// --format json` and `read suite --json` write: an object, read as ``init(json:)`` reads it,
+    /// except that the object is the suite and not a level of the values it holds, so each may
+    /// nest as deep as a suite allows (``init(json:)`` counts the object as a level).
+    ///
+    /// ```swift
+    /// guard case .dictionary(let values) = try DefaultsStoredValue(suiteJSON: backup) else { return }
+    /// ```
+    ///
+    /// Text that is not an object read as a dictionary (`[1]`, `{"$date": …}`) is read as
+    /// ``init(json:)`` reads it.
+    ///
+    /// - Throws: ``FormatError``, as ``init(json:)``.
+    public init(suiteJSON json: String) throws(FormatError) {
+        let parsed = try Self.parsed(json)
+        if case .object(let members) = parsed, let entries = Self.dictionaryMembers(members) {
+            self = .dictionary(try Self.entries(entries, depth: 0))
+        } else {
+            self = try Self(parsed, depth: 0)
+        }
+    }
+
+    private static func parsed(_ json: String) throws(FormatError) -> JSONText.Value {
         do {
-            parsed = try JSONText.parse(json)
+            return try JSONText.parse(json)
         } catch {
             throw FormatError("not JSON: \(error)")
         }
-        self = try Self(parsed)
     }
 
-    init(_ json: JSONText.Value) throws(FormatError) {
+    /// The value of `json`, inside `depth` arrays and dictionaries: an array or a dictionary
+    /// (an explicit `nil`'s marker is one) is one more, and may be no deeper than a suite holds.
+    init(_ json: JSONText.Value, depth: Int = 0) throws(FormatError) {
         switch json {
         case .string(let text):
             self = .string(text)
         case .bool(let flag):
             self = .boolean(flag)
         case .null:
+            try Self.checkNesting(depth)
             self = .dictionary([DefaultsStoredKey(NilMarker.key): .integer(0)])
         case .number(let text, let isInteger):
             if isInteger {
@@ -132,21 +161,46 @@ extension DefaultsStoredValue {
                 self = .real(value)
             }
         case .array(let elements):
+            try Self.checkNesting(depth)
             var values: [DefaultsStoredValue] = []
-            for element in elements { values.append(try DefaultsStoredValue(element)) }
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(try DefaultsStoredValue(element, depth: depth + 1)) }
             self = .array(values)
         case .object(let members):
-            if members.count == 1, let special = try Self.special(members[0]) {
-                self = special
+            guard let entries = Self.dictionaryMembers(members) else {
+                self = try Self.special(members[0], depth: depth)
                 return
             }
-            self = .dictionary(try Self.entries(members))
+            try Self.checkNesting(depth)
+            self = .dictionary(try Self.entries(entries, depth: depth + 1))
         }
     }
 
-    /// An object's members as a dictionary, keyed exactly: members whose names differ only in
-    /// their Unicode normalization are two entries; a name given twice is refused.
-    private static func entries(_ members: [JSONText.Member]) throws(FormatError) -> [DefaultsStoredKey: Self] {
+    /// Refuses an array or a dictionary inside `depth` others when a suite may not hold it.
+    private static func checkNesting(_ depth: Int) throws(FormatError) {
+        guard depth < StoredObject.maximumNestingDepth else {
+            throw FormatError("it nests deeper than the \(StoredObject.maximumNestingDepth) levels a suite may hold")
+        }
+    }
+
+    /// The members of the dictionary an object is: its own, those inside `{"$dictionary": {…}}`,
+    /// or `nil` when it is a lone `$date`, `$data`, `$real` or `$dictionary` member that is
+    /// another value (or a wrong one).
+    private static func dictionaryMembers(_ members: [JSONText.Member]) -> [JSONText.Member]? {
+        guard members.count == 1 else { return members }
+        switch (members[0].key, members[0].value) {
+        case ("$dictionary", .object(let inner)): return inner
+        case ("$date", _), ("$data", _), ("$real", _), ("$dictionary", _): return nil
+        default: return members
+        }
+    }
+
+    /// An object's members as a dictionary's values, each inside `depth` arrays and dictionaries,
+    /// keyed exactly: members whose names differ only in their Unicode normalization are two
+    /// entries; a name given twice is refused.
+    private static func entries(
+        _ members: [JSONText.Member], depth: Int
+    ) throws(FormatError) -> [DefaultsStoredKey: Self] {
         var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         values.reserveCapacity(members.count)
         for member in members {
@@ -154,13 +208,14 @@ extension DefaultsStoredValue {
             guard values[key] == nil else {
                 throw FormatError("the member \(String(reflecting: member.key)) appears twice")
             }
-            values[key] = try DefaultsStoredValue(member.value)
+            values[key] = try DefaultsStoredValue(member.value, depth: depth)
         }
         return values
     }
 
-    /// The value of a `$`-named single member, or `nil` for an ordinary one.
-    private static func special(_ member: JSONText.Member) throws(FormatError) -> Self? {
+    /// The value of a lone `$date`, `$data` or `$real` member, which ``dictionaryMembers(_:)``
+    /// found is no dictionary; a lone `$dictionary` that holds no object is refused here.
+    private static func special(_ member: JSONText.Member, depth: Int) throws(FormatError) -> Self {
         switch (member.key, member.value) {
         case ("$date", .string(let text)):
             guard let date = DateText.parse(text) else {
@@ -168,7 +223,7 @@ extension DefaultsStoredValue {
             }
             return .date(date)
         case ("$date", let seconds):
-            switch try DefaultsStoredValue(seconds) {
+            switch try DefaultsStoredValue(seconds, depth: depth) {
             case .real(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
             case .integer(let value): return .date(Date(timeIntervalSinceReferenceDate: Double(value)))
             default: throw FormatError("$date takes an ISO 8601 text or seconds since 2001-01-01")
@@ -183,12 +238,8 @@ extension DefaultsStoredValue {
             case "-inf": return .real(-.infinity)
             default: throw FormatError("$real takes \"nan\", \"inf\" or \"-inf\"")
             }
-        case ("$dictionary", .object(let members)):
-            return .dictionary(try entries(members))
-        case ("$date", _), ("$data", _), ("$real", _), ("$dictionary", _):
-            throw FormatError("\(member.key) holds a value of the wrong kind")
         default:
-            return nil
+            throw FormatError("\(member.key) holds a value of the wrong kind")
         }
     }
 

@@ -12,16 +12,18 @@ public enum ImportFile {
     /// let values = try ImportFile.values(in: Data(#"{"fontSize": 14}"#.utf8))   // ["fontSize": .integer(14)]
     /// ```
     ///
-    /// Keys are kept exactly (two that differ only in their Unicode normalization stay two), and
-    /// a property list is read by the library's bounded reader, so no file can make the import
-    /// hang or grow without end.
+    /// Keys are kept exactly (two that differ only in their Unicode normalization stay two), a
+    /// JSON file's values may nest as deep as a suite's (its object is the suite, no level of
+    /// them), and a property list is read by the library's bounded reader, so no file can make
+    /// the import hang or grow without end.
     public static func values(in data: Data) throws(ImportFileError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let value: DefaultsStoredValue
         if firstByte == UInt8(ascii: "{") {
             guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
             do {
-                value = try DefaultsStoredValue(json: text)
+                // The file's object is the suite, not a level of its values.
+                value = try DefaultsStoredValue(suiteJSON: text)
             } catch {
                 // JSON's `:` is never OpenStep's `=`: no text is both, but `{}`, the same in each.
                 guard let openStep = try? propertyList(data) else { throw .notJSON(reason: error.description) }

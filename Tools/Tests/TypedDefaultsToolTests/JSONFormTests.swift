@@ -121,6 +121,36 @@ import TypedDefaults
         }
     }
 
+    /// The deepest text the form writes (issue 28): a suite whose only key starts with `$`,
+    /// holding 250 such dictionaries around a date whose interval is not finite, is 504 levels
+    /// of JSON (each `{"$dictionary": {…}}`); it exports, imports, reads and writes back. One
+    /// level more of the value is refused in one line.
+    @Test func aValueAsDeepAsASuiteHoldsRoundTripsThroughEveryJSONCommand() async throws {
+        var value = DefaultsStoredValue.date(Date(timeIntervalSinceReferenceDate: .infinity))
+        for _ in 0..<250 { value = .dictionary(["$k": value]) }
+        let (source, sourceStore) = try Tool.suite()
+        try sourceStore.editStoredValues { $0 = ["$only": value] }
+        let exported = try await Tool.run("export", source, "-", "--format", "json")
+        #expect(exported.status == 0, "\(exported.errors)")
+        let (target, targetStore) = try Tool.suite()
+        let imported = try await Tool.run("import", target, "-", input: Data(exported.output.utf8))
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(try targetStore.storedValues() == ["$only": value])
+        let read = try await Tool.run("read", source, "$only", "--json")
+        #expect(read.status == 0, "\(read.errors)")
+        let written = try await Tool.run("write", target, "copy", "--json", String(read.output.dropLast()))
+        #expect(written.status == 0, "\(written.errors)")
+        #expect(try targetStore.storedValues()["copy"] == value)
+
+        let tooDeep = DefaultsStoredValue.dictionary(["deep": .array([value])]).json()
+        let refused = try await Tool.run("import", target, "-", input: Data(tooDeep.utf8))
+        #expect(refused.status == 1)
+        #expect(
+            refused.errors == "typed-defaults: the file does not parse as JSON: it nests deeper than the 250 levels "
+                + "a suite may hold\n")
+        #expect(try targetStore.storedValues()["deep"] == nil)
+    }
+
     @Test func everySuiteReadAsJSONIsEachSuitesForm() async throws {
         // A folder of its own: the output holds every suite in it.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tool-json-\(UUID())")

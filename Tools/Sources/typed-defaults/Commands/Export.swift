@@ -18,6 +18,13 @@ struct Export: ParsableCommand {
             integers and floats apart, dates as {"$date": …}, data as {"$data": …}, an explicit nil \
             as null (the README's "The JSON form"). Import reads both back.
 
+            The file is never replaced by something else: a regular file is replaced in one \
+            step (a new file written beside it, with its permissions, renamed over it), a \
+            symbolic link's target is written and the link kept (/dev/stdout writes standard \
+            output), and a FIFO or a device is written into as it is, as the shell's > does (a \
+            FIFO waits for its reader). A folder, or a file in a folder that does not exist, is \
+            refused. A write that fails is one line, exit status 1, saying how much was written.
+
             Examples:
               typed-defaults export com.example.app backup.plist
               typed-defaults export com.example.app - --format json > backup.json
@@ -35,13 +42,9 @@ struct Export: ParsableCommand {
         case .xml: text = try PlistXML.document(values) { Output.error("typed-defaults: warning: \($0)") }
         }
         if file == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
-            return
-        }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw ToolError("cannot write \(file): \(error.localizedDescription)")
+            try OutputFile.writeToStandardOutput(Array(text.utf8))
+        } else {
+            try OutputFile.write(Array(text.utf8), to: file)
         }
     }
 }

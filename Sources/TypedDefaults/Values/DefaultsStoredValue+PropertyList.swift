@@ -17,12 +17,40 @@ extension DefaultsStoredValue {
     ///
     /// - Throws: ``FormatError`` saying what is wrong and where.
     public init(propertyList data: Data) throws(FormatError) {
-        let object: Any
+        self = try Self(Self.object(in: data))
+    }
+
+    /// Reads a suite's property list — a dictionary of keys, as a suite file or a backup holds
+    /// one — whose values may each nest as deep as a suite allows (``init(propertyList:)``
+    /// counts the dictionary as a level). A root that is no dictionary is read as
+    /// ``init(propertyList:)`` reads it.
+    ///
+    /// ```swift
+    /// guard case .dictionary(let values) = try DefaultsStoredValue(suitePropertyList: backup) else { return }
+    /// ```
+    ///
+    /// - Throws: ``FormatError``, as ``init(propertyList:)``.
+    public init(suitePropertyList data: Data) throws(FormatError) {
+        let object = try Self.object(in: data)
+        guard let entries = StoredObject.exactEntries(object) else {
+            self = try Self(object)
+            return
+        }
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        values.reserveCapacity(entries.count)
+        for (key, entry) in entries { values[key] = try Self(entry) }
+        self = .dictionary(values)
+    }
+
+    private static func object(in data: Data) throws(FormatError) -> Any {
         do {
-            object = try PropertyListReader.object(from: data)
+            return try PropertyListReader.object(from: data)
         } catch {
             throw FormatError(error.description)
         }
+    }
+
+    private init(_ object: Any) throws(FormatError) {
         guard let value = DefaultsStoredValue(propertyListObject: object) else {
             throw FormatError("it nests deeper than the \(StoredObject.maximumNestingDepth) levels a suite may hold")
         }

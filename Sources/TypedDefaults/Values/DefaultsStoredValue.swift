@@ -55,7 +55,7 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     /// deeper than a suite may hold.
     ///
     /// A `[String: Any]` cannot hold two keys that differ only in their Unicode normalization;
-    /// values read with ``storedValues()`` or ``init(propertyList:)`` keep both.
+    /// values read with ``DefaultsStore/storedValues()`` or ``init(propertyList:)`` keep both.
     ///
     /// ```swift
     /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)

@@ -43,7 +43,7 @@ public enum ImportFile {
     /// The value of a property list: the one place a file's plist is parsed.
     static func propertyList(_ data: Data) throws(ImportFileError) -> DefaultsStoredValue {
         do {
-            return try DefaultsStoredValue(propertyList: data)
+            return try DefaultsStoredValue(suitePropertyList: data)
         } catch {
             throw .notPropertyList(reason: error.description)
         }

@@ -21,6 +21,12 @@ import TypedDefaults
         let imported = try await Tool.run("import", target, "-", input: Data(export.output.utf8))
         #expect(imported.status == 0, "\(imported.errors)")
         #expect(try targetStore.storedValues() == store.storedValues())
+        // The same suite's file, a binary property list, imports back too: its dictionary is the
+        // suite, not a level of its values.
+        let (copy, copyStore) = try Tool.suite()
+        let fromFile = try await Tool.run("import", copy, Tool.file(of: suite).path)
+        #expect(fromFile.status == 0, "\(fromFile.errors)")
+        #expect(try copyStore.storedValues() == store.storedValues())
     }
 
     /// A dictionary whose only member's name starts with `$` is written `{"$dictionary": {…}}`,

@@ -17,6 +17,17 @@ import Foundation
 /// once the folder has its own watch again its suites look, for a file written meanwhile. Where
 /// no watch can be added (no inotify, its limits, permissions), files are polled every second.
 /// Bursts of events are gathered: the handler runs once, 10 ms after the first.
+///
+/// A folder is heard at its path, whatever happens above it. A watch follows its inode, and
+/// inotify tells nothing when an ancestor is moved away (`mv p q; mkdir -p p/cfg`) or a symlink
+/// anywhere on the path is pointed elsewhere (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`): so
+/// once a second the watcher's queue compares the device and inode `stat` gives for the path of
+/// each watched folder (links followed, as a watch follows them) with those of the folder
+/// watched, and on a difference watches the folder at the path and its suites look. That is
+/// one `stat` a folder a second, off the lock; a change above the folder is heard within a
+/// second, and a write made meanwhile by the look. (Watching every ancestor instead would wake
+/// the watcher for every file made in `$HOME` or `/tmp`, and would still need symlinks' targets
+/// resolved and watched, and miss mounts.)
 enum FileWatcher {
     private struct Watched {
         let id: Int
@@ -25,13 +36,19 @@ enum FileWatcher {
         var scheduled = false
     }
 
+    /// Which folder a path names: its device and inode, as `stat` of the path gives them.
+    private struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
     /// How a folder is watched now.
     private enum Mode: Equatable {
-        /// By a watch of its own, whose events name its files.
-        case armed(Int32)
-        /// It is missing: by a watch on the nearest existing folder above it, for `child`, the
-        /// next folder on its path, to appear there.
-        case waiting(Int32, child: String)
+        /// By a watch of its own, whose events name its files, on the folder `identity`.
+        case armed(Int32, Identity)
+        /// It is missing: by a watch on the nearest existing folder above it, `above` (the folder
+        /// `identity`), for `child`, the next folder on its path, to appear there.
+        case waiting(Int32, Identity, above: String, child: String)
         /// Not at all, as no watch could be added: its files are polled, and a watch tried again.
         case polling
     }
@@ -48,6 +65,8 @@ enum FileWatcher {
         var folders: [String: Folder] = [:]  // folder path → how it is watched, and its files
         var watches: Set<Int32> = []  // watch descriptors added and not removed
         var nextID = 0
+        /// Whether the once-a-second check that watched folders are still at their paths runs.
+        var isChecking = false
     }
 
     /// A handler to run, and which file's flag to clear when it does.
@@ -125,22 +144,31 @@ enum FileWatcher {
                 state.folders[path]?.isPolled = true
                 pollFolder(path)
             }
+            if mode != .polling, !state.isChecking {
+                state.isChecking = true
+                checkPaths()
+            }
             guard case .armed = mode else { return false }
             return mode != before
         }
 
         /// One walk up from `path` to the first folder a watch can be added to; `nil` when the
-        /// next folder on the path appeared there before its watch began (no event tells of it).
+        /// next folder on the path appeared there before its watch began (no event tells of it),
+        /// or the folder at `candidate` changed while its watch was added.
         private static func locate(_ path: String, in state: inout State) -> Mode? {
             var candidate = path
             while true {
+                let before = identity(of: candidate)
                 let watch = inotify_add_watch(state.descriptor, candidate, mask)
                 if watch >= 0 {
                     state.watches.insert(watch)
-                    if candidate == path { return .armed(watch) }
+                    // The same folder before and after: the one watched (short of a rename there
+                    // and back within microseconds).
+                    guard let before, identity(of: candidate) == before else { return nil }
+                    if candidate == path { return .armed(watch, before) }
                     let next = child(of: candidate, on: path)
                     return isFolder(candidate == "/" ? "/" + next : candidate + "/" + next)
-                        ? nil : .waiting(watch, child: next)
+                        ? nil : .waiting(watch, before, above: candidate, child: next)
                 }
                 // Missing (or a file): look above. Anything else (limits, permissions): poll.
                 guard errno == ENOENT || errno == ENOTDIR, candidate != "/" else { return .polling }
@@ -153,7 +181,7 @@ enum FileWatcher {
             var used = Set<Int32>()
             for folder in state.folders.values {
                 switch folder.mode {
-                case .armed(let watch), .waiting(let watch, _): used.insert(watch)
+                case .armed(let watch, _), .waiting(let watch, _, _, _): used.insert(watch)
                 case .polling: break
                 }
             }
@@ -176,6 +204,46 @@ enum FileWatcher {
                     return folder.files.map(\.handler)
                 }
                 handlers.forEach { $0() }
+            }
+        }
+
+        /// Once a second while a folder is watched: whether each watched folder is still the one at
+        /// its path (or, for a missing one, the ancestor waited on at that ancestor's path). A
+        /// folder that is not is watched again at its path, and its suites look: a missing one
+        /// waited on again, a present one found again (a write there may have gone unheard).
+        /// The `stat`s run outside the lock, so a slow file system holds up only this queue.
+        private static func checkPaths() {
+            queue.asyncAfter(deadline: .now() + 1) {
+                let watched: [(path: String, mode: Mode, at: String, identity: Identity)] = state.withLock { state in
+                    state.folders.compactMap { path, folder in
+                        switch folder.mode {
+                        case .armed(_, let identity): (path, folder.mode, path, identity)
+                        case .waiting(_, let identity, let above, _): (path, folder.mode, above, identity)
+                        case .polling: nil
+                        }
+                    }
+                }
+                let changed = watched.filter { identity(of: $0.at) != $0.identity }
+                let due: [Due] = state.withLock { state in
+                    var due: [Due] = []
+                    // Only folders whose watch is still the one checked (an event may have moved it).
+                    for item in changed where state.folders[item.path]?.mode == item.mode {
+                        // An armed folder's suites look whatever is found (their files at the path
+                        // are others now); a waiting one's once its folder is armed.
+                        let armedAgain = find(item.path, in: &state)
+                        var wasArmed = false
+                        if case .armed = item.mode { wasArmed = true }
+                        if wasArmed || armedAgain { due += mark(item.path, in: &state) { _ in true } }
+                    }
+                    // Stops while every folder is polled; `find` starts it again.
+                    if state.folders.values.contains(where: { $0.mode != .polling }) {
+                        checkPaths()
+                    } else {
+                        state.isChecking = false
+                    }
+                    return due
+                }
+                schedule(due)
             }
         }
 
@@ -220,14 +288,14 @@ enum FileWatcher {
                 if endsWatch, state.watches.remove(watch) != nil { inotify_rm_watch(state.descriptor, watch) }
                 for path in Array(state.folders.keys) {
                     switch state.folders[path]?.mode {
-                    case .armed(watch)? where endsWatch:
+                    case .armed(watch, _)? where endsWatch:
                         // Its suites look now (their files are gone from the path) and again
                         // once it is back.
                         _ = find(path, in: &state)
                         due += mark(path, in: &state) { _ in true }
-                    case .armed(watch)?:
+                    case .armed(watch, _)?:
                         due += mark(path, in: &state) { $0.fileName.utf8.elementsEqual(name.utf8) }
-                    case .waiting(watch, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
+                    case .waiting(watch, _, _, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
                         if find(path, in: &state) { due += mark(path, in: &state) { _ in true } }
                     default:
                         break
@@ -282,6 +350,13 @@ enum FileWatcher {
         private static func isFolder(_ path: String) -> Bool {
             var status = stat()
             return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        }
+
+        /// The folder at `path`, links followed; `nil` when there is none.
+        private static func identity(of path: String) -> Identity? {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
     #endif
 }

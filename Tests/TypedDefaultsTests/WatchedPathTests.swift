@@ -5,7 +5,7 @@ import Testing
 
 /// The file watcher hears the preferences folder at its path whatever changes above it
 /// (issue 28): an ancestor moved away and made again, a symlinked ancestor pointed elsewhere,
-/// while the folder is armed or awaited. inotify tells nothing of those (a watch follows its
+/// a symlink's target made, while the folder is armed or awaited. inotify tells nothing of those (a watch follows its
 /// inode); the watcher finds them by comparing, once a second, the folder at the path with the
 /// one watched. Each test has folders of its own under a root removed when it ends.
 @Suite(.enabled(if: isLinux)) struct WatchedPathTests {
@@ -100,6 +100,22 @@ import Testing
             try await Self.childWrites("awaited.0", to: suite, in: folder)
         }
         #expect(heard, "the write after the folder's awaited ancestor was moved away and made again was not heard")
+    }
+
+    /// `root/prefs` is a symlink to `target`, which is not there yet: the watcher waits on `root`
+    /// for `prefs`, and making `target` tells it nothing (the event names `target`); once the
+    /// folder is there, a write in it is heard.
+    @Test func aSymlinkedFolderWhoseTargetIsMadeLaterIsHeard() async throws {
+        let root = try Root()
+        try FileManager.default.createSymbolicLink(atPath: root.folder("prefs").path, withDestinationPath: "target")
+        let folder = root.folder("prefs")
+        let suite = RecreatedFolderTests.suiteName()
+        let store = Self.store(suite, in: folder)
+        let heard = try await RecreatedFolderTests.hears("later.0", in: store) {
+            try root.make("target")
+            try await Self.childWrites("later.0", to: suite, in: folder)
+        }
+        #expect(heard, "the write in the link's target, made after the watch began, was not heard")
     }
 
     /// `root/a/prefs` while `root` is moved away and made again twice: the grandparent's move is

@@ -20,14 +20,15 @@ import Foundation
 ///
 /// A folder is heard at its path, whatever happens above it. A watch follows its inode, and
 /// inotify tells nothing when an ancestor is moved away (`mv p q; mkdir -p p/cfg`) or a symlink
-/// anywhere on the path is pointed elsewhere (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`): so
-/// once a second the watcher's queue compares the device and inode `stat` gives for the path of
-/// each watched folder (links followed, as a watch follows them) with those of the folder
-/// watched, and on a difference watches the folder at the path and its suites look. That is
-/// one `stat` a folder a second, off the lock; a change above the folder is heard within a
-/// second, and a write made meanwhile by the look. (Watching every ancestor instead would wake
-/// the watcher for every file made in `$HOME` or `/tmp`, and would still need symlinks' targets
-/// resolved and watched, and miss mounts.)
+/// anywhere on the path is pointed elsewhere (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`). So
+/// once a second the watcher's queue compares the device and inode `stat` gives for each watched
+/// folder's path (links followed, as a watch follows them) with the watched folder's; for a
+/// missing folder, those of the ancestor waited on, and whether the folder has appeared
+/// unannounced (a link's target made). On a difference the folder at the path is watched and
+/// its suites look: such a change is heard within a second, a write made meanwhile by the look.
+/// The check is one `stat` a folder a second, off the lock. (Watching every ancestor instead
+/// would wake the watcher for every entry made or removed in `$HOME` or `/tmp`, would need each
+/// symlink's target resolved and watched as well, and would still miss mounts.)
 enum FileWatcher {
     private struct Watched {
         let id: Int
@@ -208,22 +209,21 @@ enum FileWatcher {
         }
 
         /// Once a second while a folder is watched: whether each watched folder is still the one at
-        /// its path (or, for a missing one, the ancestor waited on at that ancestor's path). A
-        /// folder that is not is watched again at its path, and its suites look: a missing one
-        /// waited on again, a present one found again (a write there may have gone unheard).
-        /// The `stat`s run outside the lock, so a slow file system holds up only this queue.
+        /// its path; for a missing one, whether the ancestor waited on still is, and whether the
+        /// folder has appeared without a word to it (a symlink's target made). A folder that
+        /// is not is found again at its path and its suites look (a write there may have gone
+        /// unheard); a missing one is waited on again. The `stat`s run outside the lock, so a slow
+        /// file system holds up only this queue.
         private static func checkPaths() {
             queue.asyncAfter(deadline: .now() + 1) {
-                let watched: [(path: String, mode: Mode, at: String, identity: Identity)] = state.withLock { state in
-                    state.folders.compactMap { path, folder in
-                        switch folder.mode {
-                        case .armed(_, let identity): (path, folder.mode, path, identity)
-                        case .waiting(_, let identity, let above, _): (path, folder.mode, above, identity)
-                        case .polling: nil
-                        }
+                let watched = state.withLock { state in state.folders.map { (path: $0.key, mode: $0.value.mode) } }
+                let changed = watched.filter { path, mode in
+                    switch mode {
+                    case .armed(_, let folder): identity(of: path) != folder
+                    case .waiting(_, let ancestor, let above, _): identity(of: above) != ancestor || isFolder(path)
+                    case .polling: false
                     }
                 }
-                let changed = watched.filter { identity(of: $0.at) != $0.identity }
                 let due: [Due] = state.withLock { state in
                     var due: [Due] = []
                     // Only folders whose watch is still the one checked (an event may have moved it).

@@ -21,14 +21,15 @@ import Foundation
 /// A folder is heard at its path, whatever happens above it. A watch follows its inode, and
 /// inotify tells nothing when an ancestor is moved away (`mv p q; mkdir -p p/cfg`) or a symlink
 /// anywhere on the path is pointed elsewhere (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`). So
-/// once a second the watcher's queue compares the device and inode `stat` gives for each watched
-/// folder's path (links followed, as a watch follows them) with the watched folder's; for a
-/// missing folder, those of the ancestor waited on, and whether the folder has appeared
-/// unannounced (a link's target made). On a difference the folder at the path is watched and
-/// its suites look: such a change is heard within a second, a write made meanwhile by the look.
-/// The check is one `stat` a folder a second, off the lock. (Watching every ancestor instead
-/// would wake the watcher for every entry made or removed in `$HOME` or `/tmp`, would need each
-/// symlink's target resolved and watched as well, and would still miss mounts.)
+/// once a second the reader's thread, whose wait for events ends then, compares the device and
+/// inode `stat` gives for each watched folder's path (links followed, as a watch follows them)
+/// with the watched folder's; for a missing folder, those of the ancestor waited on, and whether
+/// the folder has appeared unannounced (a link's target made). On a difference the folder at
+/// the path is watched and its suites look: such a change is heard within a second, a write
+/// made meanwhile by the look. The check is one `stat` a folder a second, off the lock, and
+/// wakes no other thread. (Watching every ancestor instead would wake the watcher for every
+/// entry made or removed in `$HOME` or `/tmp`, would need each symlink's target resolved and
+/// watched as well, and would still miss mounts.)
 enum FileWatcher {
     private struct Watched {
         let id: Int
@@ -66,8 +67,6 @@ enum FileWatcher {
         var folders: [String: Folder] = [:]  // folder path → how it is watched, and its files
         var watches: Set<Int32> = []  // watch descriptors added and not removed
         var nextID = 0
-        /// Whether the once-a-second check that watched folders are still at their paths runs.
-        var isChecking = false
     }
 
     /// A handler to run, and which file's flag to clear when it does.
@@ -85,14 +84,14 @@ enum FileWatcher {
         #if os(Linux)
             if watchWithInotify(file, handler: handler) { return }
         #endif
-        poll(handler)
+        pollFile(handler)
     }
 
     /// The fallback: checking once a second (the handler skips unchanged files cheaply).
-    private static func poll(_ handler: @escaping @Sendable () -> Void) {
+    private static func pollFile(_ handler: @escaping @Sendable () -> Void) {
         queue.asyncAfter(deadline: .now() + 1) {
             handler()
-            poll(handler)
+            pollFile(handler)
         }
     }
 
@@ -144,10 +143,6 @@ enum FileWatcher {
             if mode == .polling, state.folders[path]?.isPolled == false {
                 state.folders[path]?.isPolled = true
                 pollFolder(path)
-            }
-            if mode != .polling, !state.isChecking {
-                state.isChecking = true
-                checkPaths()
             }
             guard case .armed = mode else { return false }
             return mode != before
@@ -208,50 +203,29 @@ enum FileWatcher {
             }
         }
 
-        /// Once a second while a folder is watched: whether each watched folder is still the one at
-        /// its path; for a missing one, whether the ancestor waited on still is, and whether the
-        /// folder has appeared without a word to it (a symlink's target made). A folder that
-        /// is not is found again at its path and its suites look (a write there may have gone
-        /// unheard); a missing one is waited on again. The `stat`s run outside the lock, so a slow
-        /// file system holds up only this queue.
-        private static func checkPaths() {
-            queue.asyncAfter(deadline: .now() + 1) {
-                let watched = state.withLock { state in state.folders.map { (path: $0.key, mode: $0.value.mode) } }
-                let changed = watched.filter { path, mode in
-                    switch mode {
-                    case .armed(_, let folder): identity(of: path) != folder
-                    case .waiting(_, let ancestor, let above, _): identity(of: above) != ancestor || isFolder(path)
-                    case .polling: false
-                    }
-                }
-                let due: [Due] = state.withLock { state in
-                    var due: [Due] = []
-                    // Only folders whose watch is still the one checked (an event may have moved it).
-                    for item in changed where state.folders[item.path]?.mode == item.mode {
-                        // An armed folder's suites look whatever is found (their files at the path
-                        // are others now); a waiting one's once its folder is armed.
-                        let armedAgain = find(item.path, in: &state)
-                        var wasArmed = false
-                        if case .armed = item.mode { wasArmed = true }
-                        if wasArmed || armedAgain { due += mark(item.path, in: &state) { _ in true } }
-                    }
-                    // Stops while every folder is polled; `find` starts it again.
-                    if state.folders.values.contains(where: { $0.mode != .polling }) {
-                        checkPaths()
-                    } else {
-                        state.isChecking = false
-                    }
-                    return due
-                }
-                schedule(due)
-            }
-        }
-
-        /// Reads events for ever, on the watcher's own thread.
+        /// Reads events for ever, on the watcher's own thread; once a second, events or not, checks
+        /// that the watched folders are those at their paths. Waiting in `poll` with a timeout,
+        /// the check costs no more than that `poll`'s return and its `stat`s: no timer, no other
+        /// thread woken.
         private static func readEvents(_ descriptor: Int32) {
             let capacity = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+            var nextCheck = DispatchTime.now() + 1
             while true {
+                let now = DispatchTime.now()
+                if now >= nextCheck {
+                    checkPaths()
+                    nextCheck = DispatchTime.now() + 1
+                    continue
+                }
+                // Rounded up, so as not to wake just before the check is due and spin.
+                let wait = (nextCheck.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, Int32(clamping: wait))
+                guard ready > 0 else {
+                    if ready == 0 || errno == EINTR { continue }
+                    return
+                }
                 let count = read(descriptor, buffer, capacity)
                 guard count > 0 else {
                     if count < 0 && errno == EINTR { continue }
@@ -267,6 +241,37 @@ enum FileWatcher {
                     offset += MemoryLayout<inotify_event>.size + Int(event.len)
                 }
             }
+        }
+
+        /// Whether each watched folder is still the one at its path; for a missing one, whether
+        /// the ancestor waited on still is, and whether the folder has appeared without a word to
+        /// it (a symlink's target made). A folder that is not is found again at its path and its
+        /// suites look (a write there may have gone unheard); a missing one is waited on again.
+        /// The `stat`s run outside the lock, so a slow file system holds up no `watch` call.
+        private static func checkPaths() {
+            let watched = state.withLock { state in state.folders.map { (path: $0.key, mode: $0.value.mode) } }
+            let changed = watched.filter { path, mode in
+                switch mode {
+                case .armed(_, let folder): identity(of: path) != folder
+                case .waiting(_, let ancestor, let above, _): identity(of: above) != ancestor || isFolder(path)
+                case .polling: false
+                }
+            }
+            guard !changed.isEmpty else { return }
+            let due: [Due] = state.withLock { state in
+                var due: [Due] = []
+                // Only folders whose watch is still the one checked (an event may have moved it).
+                for item in changed where state.folders[item.path]?.mode == item.mode {
+                    // An armed folder's suites look whatever is found (their files at the path
+                    // are others now); a waiting one's once its folder is armed.
+                    let armedAgain = find(item.path, in: &state)
+                    var wasArmed = false
+                    if case .armed = item.mode { wasArmed = true }
+                    if wasArmed || armedAgain { due += mark(item.path, in: &state) { _ in true } }
+                }
+                return due
+            }
+            schedule(due)
         }
 
         /// Schedules the handlers an event concerns, and finds again the folders it moved.

@@ -247,7 +247,8 @@ enum FileWatcher {
         /// the ancestor waited on still is, and whether the folder has appeared without a word to
         /// it (a symlink's target made). A folder that is not is found again at its path and its
         /// suites look (a write there may have gone unheard); a missing one is waited on again.
-        /// The `stat`s run outside the lock, so a slow file system holds up no `watch` call.
+        /// The `stat`s run outside the lock: a slow file system delays the events this thread
+        /// reads next, not a `watch` call (a store being made) or the handlers already due.
         private static func checkPaths() {
             let watched = state.withLock { state in state.folders.map { (path: $0.key, mode: $0.value.mode) } }
             let changed = watched.filter { path, mode in

@@ -17,6 +17,19 @@ import Foundation
 /// once the folder has its own watch again its suites look, for a file written meanwhile. Where
 /// no watch can be added (no inotify, its limits, permissions), files are polled every second.
 /// Bursts of events are gathered: the handler runs once, 10 ms after the first.
+///
+/// A folder is heard at its path, whatever happens above it. A watch follows its inode, and
+/// inotify tells nothing when an ancestor is moved away (`mv p q; mkdir -p p/cfg`) or a symlink
+/// anywhere on the path is pointed elsewhere (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`). So
+/// once a second the reader's thread, whose wait for events ends then, compares the device and
+/// inode `stat` gives for each watched folder's path (links followed, as a watch follows them)
+/// with the watched folder's; for a missing folder, those of the ancestor waited on, and whether
+/// the folder has appeared unannounced (a link's target made). On a difference the folder at
+/// the path is watched and its suites look: such a change is heard within a second, a write
+/// made meanwhile by the look. The check is one `stat` a folder a second, off the lock, and
+/// wakes no other thread. (Watching every ancestor instead would wake the watcher for every
+/// entry made or removed in `$HOME` or `/tmp`, would need each symlink's target resolved and
+/// watched as well, and would still miss mounts.)
 enum FileWatcher {
     private struct Watched {
         let id: Int
@@ -25,13 +38,19 @@ enum FileWatcher {
         var scheduled = false
     }
 
+    /// Which folder a path names: its device and inode, as `stat` of the path gives them.
+    private struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
     /// How a folder is watched now.
     private enum Mode: Equatable {
-        /// By a watch of its own, whose events name its files.
-        case armed(Int32)
-        /// It is missing: by a watch on the nearest existing folder above it, for `child`, the
-        /// next folder on its path, to appear there.
-        case waiting(Int32, child: String)
+        /// By a watch of its own, whose events name its files, on the folder `identity`.
+        case armed(Int32, Identity)
+        /// It is missing: by a watch on the nearest existing folder above it, `above` (the folder
+        /// `identity`), for `child`, the next folder on its path, to appear there.
+        case waiting(Int32, Identity, above: String, child: String)
         /// Not at all, as no watch could be added: its files are polled, and a watch tried again.
         case polling
     }
@@ -65,14 +84,14 @@ enum FileWatcher {
         #if os(Linux)
             if watchWithInotify(file, handler: handler) { return }
         #endif
-        poll(handler)
+        pollFile(handler)
     }
 
     /// The fallback: checking once a second (the handler skips unchanged files cheaply).
-    private static func poll(_ handler: @escaping @Sendable () -> Void) {
+    private static func pollFile(_ handler: @escaping @Sendable () -> Void) {
         queue.asyncAfter(deadline: .now() + 1) {
             handler()
-            poll(handler)
+            pollFile(handler)
         }
     }
 
@@ -130,17 +149,22 @@ enum FileWatcher {
         }
 
         /// One walk up from `path` to the first folder a watch can be added to; `nil` when the
-        /// next folder on the path appeared there before its watch began (no event tells of it).
+        /// next folder on the path appeared there before its watch began (no event tells of it),
+        /// or the folder at `candidate` changed while its watch was added.
         private static func locate(_ path: String, in state: inout State) -> Mode? {
             var candidate = path
             while true {
+                let before = identity(of: candidate)
                 let watch = inotify_add_watch(state.descriptor, candidate, mask)
                 if watch >= 0 {
                     state.watches.insert(watch)
-                    if candidate == path { return .armed(watch) }
+                    // The same folder before and after: the one watched (short of a rename there
+                    // and back within microseconds).
+                    guard let before, identity(of: candidate) == before else { return nil }
+                    if candidate == path { return .armed(watch, before) }
                     let next = child(of: candidate, on: path)
                     return isFolder(candidate == "/" ? "/" + next : candidate + "/" + next)
-                        ? nil : .waiting(watch, child: next)
+                        ? nil : .waiting(watch, before, above: candidate, child: next)
                 }
                 // Missing (or a file): look above. Anything else (limits, permissions): poll.
                 guard errno == ENOENT || errno == ENOTDIR, candidate != "/" else { return .polling }
@@ -153,7 +177,7 @@ enum FileWatcher {
             var used = Set<Int32>()
             for folder in state.folders.values {
                 switch folder.mode {
-                case .armed(let watch), .waiting(let watch, _): used.insert(watch)
+                case .armed(let watch, _), .waiting(let watch, _, _, _): used.insert(watch)
                 case .polling: break
                 }
             }
@@ -179,11 +203,29 @@ enum FileWatcher {
             }
         }
 
-        /// Reads events for ever, on the watcher's own thread.
+        /// Reads events for ever, on the watcher's own thread; once a second, events or not, checks
+        /// that the watched folders are those at their paths. Waiting in `poll` with a timeout,
+        /// the check costs no more than that `poll`'s return and its `stat`s: no timer, no other
+        /// thread woken.
         private static func readEvents(_ descriptor: Int32) {
             let capacity = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+            var nextCheck = DispatchTime.now() + 1
             while true {
+                let now = DispatchTime.now()
+                if now >= nextCheck {
+                    checkPaths()
+                    nextCheck = DispatchTime.now() + 1
+                    continue
+                }
+                // Rounded up, so as not to wake just before the check is due and spin.
+                let wait = (nextCheck.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, Int32(clamping: wait))
+                guard ready > 0 else {
+                    if ready == 0 || errno == EINTR { continue }
+                    return
+                }
                 let count = read(descriptor, buffer, capacity)
                 guard count > 0 else {
                     if count < 0 && errno == EINTR { continue }
@@ -199,6 +241,38 @@ enum FileWatcher {
                     offset += MemoryLayout<inotify_event>.size + Int(event.len)
                 }
             }
+        }
+
+        /// Whether each watched folder is still the one at its path; for a missing one, whether
+        /// the ancestor waited on still is, and whether the folder has appeared without a word to
+        /// it (a symlink's target made). A folder that is not is found again at its path and its
+        /// suites look (a write there may have gone unheard); a missing one is waited on again.
+        /// The `stat`s run outside the lock: a slow file system delays the events this thread
+        /// reads next, not a `watch` call (a store being made) or the handlers already due.
+        private static func checkPaths() {
+            let watched = state.withLock { state in state.folders.map { (path: $0.key, mode: $0.value.mode) } }
+            let changed = watched.filter { path, mode in
+                switch mode {
+                case .armed(_, let folder): identity(of: path) != folder
+                case .waiting(_, let ancestor, let above, _): identity(of: above) != ancestor || isFolder(path)
+                case .polling: false
+                }
+            }
+            guard !changed.isEmpty else { return }
+            let due: [Due] = state.withLock { state in
+                var due: [Due] = []
+                // Only folders whose watch is still the one checked (an event may have moved it).
+                for item in changed where state.folders[item.path]?.mode == item.mode {
+                    // An armed folder's suites look whatever is found (their files at the path
+                    // are others now); a waiting one's once its folder is armed.
+                    let armedAgain = find(item.path, in: &state)
+                    var wasArmed = false
+                    if case .armed = item.mode { wasArmed = true }
+                    if wasArmed || armedAgain { due += mark(item.path, in: &state) { _ in true } }
+                }
+                return due
+            }
+            schedule(due)
         }
 
         /// Schedules the handlers an event concerns, and finds again the folders it moved.
@@ -220,14 +294,14 @@ enum FileWatcher {
                 if endsWatch, state.watches.remove(watch) != nil { inotify_rm_watch(state.descriptor, watch) }
                 for path in Array(state.folders.keys) {
                     switch state.folders[path]?.mode {
-                    case .armed(watch)? where endsWatch:
+                    case .armed(watch, _)? where endsWatch:
                         // Its suites look now (their files are gone from the path) and again
                         // once it is back.
                         _ = find(path, in: &state)
                         due += mark(path, in: &state) { _ in true }
-                    case .armed(watch)?:
+                    case .armed(watch, _)?:
                         due += mark(path, in: &state) { $0.fileName.utf8.elementsEqual(name.utf8) }
-                    case .waiting(watch, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
+                    case .waiting(watch, _, _, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
                         if find(path, in: &state) { due += mark(path, in: &state) { _ in true } }
                     default:
                         break
@@ -282,6 +356,13 @@ enum FileWatcher {
         private static func isFolder(_ path: String) -> Bool {
             var status = stat()
             return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        }
+
+        /// The folder at `path`, links followed; `nil` when there is none.
+        private static func identity(of path: String) -> Identity? {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
     #endif
 }

@@ -28,6 +28,48 @@ import TypedDefaults
         }
     }
 
+    /// The preferences folder is a symlink (`prefs` → `first`), pointed at another folder as
+    /// `ln -sfn second prefs.tmp && mv -T prefs.tmp prefs` does; then the folder holding the link
+    /// is moved away and made again: the watcher hears writes at the path each time (issue 28).
+    @Test func watchHearsWritesAfterItsSymlinkedFolderIsPointedElsewhereAndItsParentMovedAway() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("watch-linked-\(UUID())")
+        let moved = root.deletingLastPathComponent().appendingPathComponent(root.lastPathComponent + ".old")
+        let link = root.appendingPathComponent("prefs", isDirectory: true)
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: moved)
+        }
+        func makeFolders() throws {
+            for name in ["first", "second"] {
+                try FileManager.default.createDirectory(
+                    at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            }
+        }
+        /// Points `prefs` at `target` by renaming a new link over it.
+        func point(at target: String) throws {
+            let temporary = root.appendingPathComponent("prefs.tmp")
+            try FileManager.default.createSymbolicLink(atPath: temporary.path, withDestinationPath: target)
+            #expect(rename(temporary.path, link.path) == 0, "rename: \(String(cString: strerror(errno)))")
+        }
+        try makeFolders()
+        try point(at: "first")
+        let suite = "tool-tests.linked.\(UUID().uuidString.prefix(8))"
+        #expect(try await Tool.run(["write", suite, "existing", "1"], folder: link).status == 0)
+        let watcher = try Tool.Running(["watch", suite], folder: link)
+        defer { watcher.stop() }
+        #expect(await watcher.waitFor("Watching \(suite)", partly: true), "\(watcher.text)")
+
+        try point(at: "second")
+        #expect(try await Tool.run(["write", suite, "theme", "dark"], folder: link).status == 0)
+        #expect(await watcher.waitFor("theme: dark"), "not heard after the link was pointed elsewhere: \(watcher.text)")
+
+        try FileManager.default.moveItem(at: root, to: moved)
+        try makeFolders()
+        try point(at: "first")
+        #expect(try await Tool.run(["write", suite, "theme", "light"], folder: link).status == 0)
+        #expect(await watcher.waitFor("theme: light"), "not heard after the link's folder moved away: \(watcher.text)")
+    }
+
     /// A folder made again that the watcher may not read takes no watch (EACCES): it polls the
     /// folder each second instead of going deaf. Run as `nobody` when the tests run as root,
     /// whom no folder's mode stops.

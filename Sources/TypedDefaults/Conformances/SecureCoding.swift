@@ -28,8 +28,15 @@ import Foundation
 ///
 /// A class that adopts only `NSCoding` cannot be stored: add `NSSecureCoding` (usually just
 /// `static var supportsSecureCoding: Bool { true }` and `decodeObject(of:forKey:)`), or store
-/// a `Codable` description of it instead. The check covers the root object only; objects nested
-/// in the archive are decoded by your `init(coder:)`, which should use `decodeObject(of:forKey:)`.
+/// a `Codable` description of it instead.
+///
+/// corelibs' unarchiver also crashes on crafted archives of the right class (a field of the
+/// wrong type, an object that contains itself), so on Linux the whole archive is checked first
+/// (`CheckedArchive`): only your secure-coding classes and the common Foundation value classes,
+/// well formed, acyclic, at most 100 deep. It is then decoded with `requiresSecureCoding` off,
+/// since on it corelibs kills the process for an object of a class `decodeObject(of:forKey:)`
+/// does not allow; such an object decodes as `nil` instead. So `init(coder:)` must not
+/// force-unwrap or force-cast what it decodes.
 extension DefaultsValueConvertible where Self: NSObject & NSSecureCoding {
     public init(defaultsRepresentation data: Data) throws {
         self = try KeyedArchive.unarchive(Self.self, from: data)

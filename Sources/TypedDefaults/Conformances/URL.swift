@@ -35,11 +35,8 @@ extension URL: DefaultsValueConvertible {
                 throw DefaultsTypeMismatch(expected: URL.self, found: string)
             }
         case let data as Data:
-            try KeyedArchive.requireRoot(className: "NSURL", in: data)
-            guard let url = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data) else {
-                throw KeyedArchive.Failure.undecodable(className: "NSURL")
-            }
-            self = url as URL
+            // Checked whole first: corelibs crashes on a crafted NSURL archive (`NS.base` the URL itself).
+            self = try KeyedArchive.unarchive(NSURL.self, from: data) as URL
         default:
             throw DefaultsTypeMismatch(expected: URL.self, found: stored.object)
         }

@@ -8,6 +8,7 @@ enum KeyedArchive {
         case wrongClass(expected: String, found: String)
         case undecodable(className: String)
         case notTopLevel(typeName: String)
+        case malformed(String)
 
         var description: String {
             switch self {
@@ -22,18 +23,43 @@ enum KeyedArchive {
             case .notTopLevel(let name):
                 "\(name) is not a top-level, non-generic class, which is all NSKeyedArchiver can name on this "
                     + "platform; declare it at the top level of its module, internal or public"
+            case .malformed(let reason):
+                "the archive was not decoded, as corelibs could crash on it: \(reason)"
             }
         }
     }
 
     /// The object archived in `data`, checked before corelibs can crash on it.
+    ///
+    /// On Linux the whole archive is checked first (``CheckedArchive``), then decoded with
+    /// `requiresSecureCoding` off. With it on, corelibs calls `fatalError` for an object whose
+    /// class the `decodeObject(of:forKey:)` that meets it does not allow, and which classes each
+    /// `init(coder:)` allows cannot be known beforehand. Off, such an object is decoded (only
+    /// classes the check accepts are in the archive) and `decodeObject(of:forKey:)` returns `nil`
+    /// for it, as it does for any value of another class.
     static func unarchive<Object: NSObject & NSSecureCoding>(_ type: Object.Type, from data: Data) throws -> Object {
         try requireSecureCoding(type)
-        try requireRoot(of: type, in: data)
-        guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data) else {
-            throw Failure.undecodable(className: String(reflecting: type))
+        let expectedName = try className(of: type)
+        let archive = try CheckedArchive(data)
+        guard let rootClassName = archive.rootClassName else { throw Failure.unreadable }
+        guard rootClassName == expectedName else {
+            throw Failure.wrongClass(expected: expectedName, found: rootClassName)
         }
-        return value
+        #if canImport(Darwin)
+            guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data) else {
+                throw Failure.undecodable(className: String(reflecting: type))
+            }
+            return value
+        #else
+            try archive.check(rootClass: type)
+            let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+            unarchiver.decodingFailurePolicy = .setErrorAndReturn
+            let object = unarchiver.decodeObject(of: [type], forKey: NSKeyedArchiveRootObjectKey)
+            unarchiver.finishDecoding()
+            if let error = unarchiver.error { throw error }
+            guard let value = object as? Object else { throw Failure.undecodable(className: String(reflecting: type)) }
+            return value
+        #endif
     }
 
     /// A secure-coding archive of `object`, refused for a class corelibs cannot archive.
@@ -65,41 +91,10 @@ enum KeyedArchive {
         return NSStringFromClass(type)
     }
 
-    /// Throws unless the archive's root object is of class `expected`. The conformance serves
-    /// final classes only, so no subclass can be in the archive.
-    static func requireRoot(of expected: AnyClass, in data: Data) throws {
-        try requireRoot(className: try className(of: expected), in: data)
-    }
-
-    /// Throws unless the archive's root object is of the class named `expectedName`.
-    static func requireRoot(className expectedName: String, in data: Data) throws {
-        guard let rootClassName = rootClassName(in: data) else { throw Failure.unreadable }
-        guard rootClassName == expectedName else {
-            throw Failure.wrongClass(expected: expectedName, found: rootClassName)
-        }
-    }
-
     /// The class name recorded for the root object: `$top.root` → `$objects[root].$class`
     /// → `$objects[class].$classname`. Read with the engine's bounded reader, so a crafted
     /// archive is refused here before Foundation's unbounded parser ever sees it.
     static func rootClassName(in data: Data) -> String? {
-        guard
-            let archive = (try? PropertyListReader.object(from: data, allowingUIDs: true))
-                .flatMap(StoredObject.dictionary),
-            let objects = archive["$objects"] as? [Any],
-            let top = archive["$top"].flatMap(StoredObject.dictionary),
-            let root = top["root"].flatMap(uidValue),
-            objects.indices.contains(root),
-            let rootObject = StoredObject.dictionary(objects[root]),
-            let classUID = rootObject["$class"].flatMap(uidValue),
-            objects.indices.contains(classUID),
-            let classInfo = StoredObject.dictionary(objects[classUID])
-        else { return nil }
-        return classInfo["$classname"] as? String
-    }
-
-    private static func uidValue(_ uid: Any) -> Int? {
-        guard let uid = uid as? ArchiveUID, uid.value <= UInt64(Int.max) else { return nil }
-        return Int(uid.value)
+        (try? CheckedArchive(data))?.rootClassName
     }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import TypedDefaults
+import TypedDefaultsPostgresRows
 
 /// A suite kept in a PostgreSQL table, shared by every process and machine that opens it: for a
 /// fleet that shares runtime settings (feature switches, limits, maintenance mode).
@@ -275,7 +276,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             try edit(&values)
             var changed = false
             for (key, value) in values where stored[key] != value {
-                let json = value.json()
+                let json = PostgresRows.text(value)
                 try checkKey(key.name)
                 try checkValue(json, forKey: key.name)
                 try run(upsert(key: key.name, value: json), on: connection)

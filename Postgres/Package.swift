@@ -7,7 +7,9 @@ let package = Package(
     name: "TypedDefaultsPostgres",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "TypedDefaultsPostgres", targets: ["TypedDefaultsPostgres"])
+        .library(name: "TypedDefaultsPostgres", targets: ["TypedDefaultsPostgres"]),
+        // How rows are read and written, without PostgresNIO: for fuzz targets.
+        .library(name: "TypedDefaultsPostgresRows", targets: ["TypedDefaultsPostgresRows"]),
     ],
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
@@ -20,9 +22,15 @@ let package = Package(
             name: "TypedDefaultsPostgres",
             dependencies: [
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
+                "TypedDefaultsPostgresRows",
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
+        ),
+        // No PostgresNIO here: a fuzz target links it alone.
+        .target(
+            name: "TypedDefaultsPostgresRows",
+            dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]
         ),
         // Stands for one machine of a fleet, in the tests' child processes.
         .executableTarget(

@@ -129,6 +129,33 @@ import Testing
         #expect(heardPrecomposed.value == 0)
     }
 
+    /// A value written over one that Swift's `==` takes for it — a string in the other
+    /// normalization, `-0.0` over `0.0` — is a change, and is stored: before, every kind of write
+    /// dropped it as unchanged (found by the fuzz-import target, Fuzz/README.md).
+    @Test func aWriteOfAnEqualLookingValueIsStored() throws {
+        let suite = try TestSuite()
+        let store = suite.store.durability(.immediate)
+        try store.editStoredValues {
+            $0["edited"] = .string(Self.nfc)
+            $0["zero"] = .real(0)
+        }
+        try store.editStoredValues {
+            $0["edited"] = .string(Self.nfd)
+            $0["zero"] = .real(-0.0)
+        }
+        let typed = DefaultsKey<String>("typed", default: "")
+        store[typed] = Self.nfc
+        store[typed] = Self.nfd
+        let file = try #require(try suite.fileBytes())
+        let contents = try PropertyListReader.suiteContents(from: file)
+        for key in ["edited", "typed"] {
+            let stored = try #require(contents[DefaultsStoredKey(key)]?.object as? String)
+            #expect(Array(stored.unicodeScalars) == Array(Self.nfd.unicodeScalars), "\(key)")
+        }
+        let zero = try #require(contents["zero"]?.object as? Double)
+        #expect(zero == 0 && zero.sign == .minus)
+    }
+
     @Test func storedKeysCompareAndSortByScalars() {
         let (nfc, nfd) = (DefaultsStoredKey(Self.nfc), DefaultsStoredKey(Self.nfd))
         #expect(Self.nfc == Self.nfd)

@@ -44,6 +44,14 @@ import Testing
         return binary(objects)
     }
 
+    /// `file` with the object count of its trailer replaced.
+    static func withObjectCount(_ count: UInt64, _ file: Data) -> Data {
+        var bytes = [UInt8](file)
+        let field = (bytes.count - 24)..<(bytes.count - 16)
+        bytes.replaceSubrange(field, with: (0..<8).map { UInt8(truncatingIfNeeded: count >> (56 - 8 * $0)) })
+        return Data(bytes)
+    }
+
     func read(_ data: Data) throws -> Any {
         try PropertyListReader.object(from: data)
     }
@@ -221,6 +229,9 @@ import Testing
             ("a count past the end", Self.binary([[0x5F, 0x10, 0xFF, 0x61]])),
             ("a root past the objects", Self.binary([[0x09]], top: 3)),
             ("a trailer alone", Data(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 32))),
+            // Crashed the process (an overflow adding the count to the header's size): found by
+            // the fuzz-binary-plist target, Fuzz/README.md.
+            ("a trailer naming 2^64 - 4 objects", Self.withObjectCount(UInt64.max - 3, Self.binary([[0x09]]))),
         ]
         for (name, data) in refused {
             #expect(refusal(data) != nil, "\(name)")

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 import TypedDefaults
+import TypedDefaultsPostgresRows
 
 /// The backend's connection, its queries, and the failures they meet.
 extension PostgresBackend {
@@ -158,16 +159,19 @@ extension PostgresBackend {
             unsafeSQL: "SELECT key, value FROM \(table) WHERE suite = $1" + (locking ? " FOR UPDATE" : ""),
             binds: binds(suite))
         let result = try run(query, on: connection)
-        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        var rows: [(key: String, value: String)] = []
         for row in result.rows {
             do {
-                let (key, text) = try row.decode((String, String).self)
-                values[DefaultsStoredKey(key)] = try DefaultsStoredValue(json: text)
+                rows.append(try row.decode((String, String).self))
             } catch {
                 throw .corrupt(key: "\(suite) row", underlying: PostgresProblem(error))
             }
         }
-        return values
+        do {
+            return try PostgresRows.values(rows)
+        } catch {
+            throw .corrupt(key: "\(suite) row", underlying: error)
+        }
     }
 
     func upsert(key: String, value: String) -> PostgresQuery {

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import TypedDefaults
+import TypedDefaultsPostgresRows
 
 /// A suite kept in a PostgreSQL table, shared by every process and machine that opens it: for a
 /// fleet that shares runtime settings (feature switches, limits, maintenance mode).
@@ -274,8 +275,12 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             for (key, value) in changes { values[key] = value }
             try edit(&values)
             var changed = false
-            for (key, value) in values where stored[key] != value {
-                let json = value.json()
+            for (key, value) in values {
+                // Compared as the rows' text, byte for byte: `==` takes a string for its other
+                // normalization (values and their JSON text alike), and `-0.0` for `0.0`, and
+                // such a change was never written.
+                let json = PostgresRows.text(value)
+                if let old = stored[key], PostgresRows.text(old).utf8.elementsEqual(json.utf8) { continue }
                 try checkKey(key.name)
                 try checkValue(json, forKey: key.name)
                 try run(upsert(key: key.name, value: json), on: connection)

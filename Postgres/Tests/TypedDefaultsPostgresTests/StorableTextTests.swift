@@ -63,6 +63,27 @@ struct StorableTextTests {
         #expect(reports.allSatisfy { $0.contains("U+0000") && $0.contains("nul\\u{0}key") }, "\(reports)")
     }
 
+    /// A value changed to one Swift's `==` takes for it — a string in its other normalization,
+    /// `-0.0` for `0.0` — is written: the commit compared values with `==` and left such a row as
+    /// it was (the class of defect the fuzz-import target found in the file store, Fuzz/README.md).
+    @Test func aValueChangedToAnEqualLookingOneIsWritten() throws {
+        let backend = try TestServer.backend()
+        let suite = String(backend.location.split(separator: "#").last ?? "")
+        _ = try backend.commit(["name": .string("caf\u{E9}"), "zero": .real(0)], before: Date().addingTimeInterval(5)) {
+            _ in
+        }
+        _ = try backend.commit(
+            ["name": .string("cafe\u{301}"), "zero": .real(-0.0)], before: Date().addingTimeInterval(5)
+        ) { _ in }
+        let stored = try TestServer.backend(suite: suite).load()
+        guard case .string(let name)? = stored["name"], case .real(let zero)? = stored["zero"] else {
+            Issue.record("\(stored)")
+            return
+        }
+        #expect(Array(name.unicodeScalars) == Array("cafe\u{301}".unicodeScalars))
+        #expect(zero == 0 && zero.sign == .minus)
+    }
+
     @Test func anEditThatMakesAKeyHoldingNULIsRefusedAtCommitStoringNothingAndNotRetried() throws {
         let backend = try TestServer.backend()
         let suite = String(backend.location.split(separator: "#").last ?? "")

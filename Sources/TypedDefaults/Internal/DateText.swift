@@ -88,9 +88,13 @@ enum DateText {
                 return nil
             }
         }
-        // An offset may carry a date at the edge past the years `format` writes.
-        guard scanner.atEnd, abs(civil(fromDays: wholeDays(in: seconds)).year) <= yearLimit else { return nil }
-        return Date(timeIntervalSinceReferenceDate: Double(seconds - referenceOffset) + fraction)
+        guard scanner.atEnd else { return nil }
+        let time = Double(seconds - referenceOffset) + fraction
+        // An offset, or a fraction that rounds up to the next second, may carry a date at the
+        // edge past the years `format` writes.
+        let whole = Int64(time.rounded(.down)) + referenceOffset
+        guard abs(civil(fromDays: wholeDays(in: whole)).year) <= yearLimit else { return nil }
+        return Date(timeIntervalSinceReferenceDate: time)
     }
 
     /// The digits after the point of a fraction in `0..<1`, as few as give it back exactly.

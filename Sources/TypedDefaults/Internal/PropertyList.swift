@@ -38,11 +38,13 @@ struct PropertyList: @unchecked Sendable {
     }
 
     /// Whether two stored objects hold the same value, compared structurally so that an `Int`
-    /// written here equals the `NSNumber` parsed back from the file.
+    /// written here equals the `NSNumber` parsed back from the file. Exactly: strings scalar
+    /// for scalar (Swift's `==` takes `"caf\u{E9}"` for `"cafe\u{301}"`, and a write of one over
+    /// the other would be dropped), reals bit for bit (`-0.0` is not `0.0`).
     static func same(_ first: Any, _ second: Any) -> Bool {
         switch (first, second) {
         case (let first as String, let second as String):
-            return first == second
+            return first.utf8.elementsEqual(second.utf8)
         case (let first as Data, let second as Data):
             return first == second
         case (let first as Date, let second as Date):
@@ -80,7 +82,7 @@ struct PropertyList: @unchecked Sendable {
         case (.signed(let a), .signed(let b)): a == b
         case (.unsigned(let a), .unsigned(let b)): a == b
         case (.signed(let a), .unsigned(let b)), (.unsigned(let b), .signed(let a)): a >= 0 && UInt64(a) == b
-        case (.floating(let a), .floating(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.floating(let a), .floating(let b)): a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
         default: false
         }
     }

@@ -35,8 +35,7 @@ enum SchemaFile {
     }
 
     static func write(_ schema: DefaultsSchema, to file: URL) throws(DefaultsError) {
-        let text = JSONText.write(json(schema), pretty: true) + "\n"
-        let data = Data(text.utf8)
+        let data = Data(text(schema).utf8)
         // Published at every launch: rewritten only when it changes, so watchers stay quiet.
         if let current = try? Data(contentsOf: file), current == data { return }
         do {
@@ -60,11 +59,21 @@ enum SchemaFile {
             throw .readFailed(path: file.path, underlying: error)
         }
         do {
-            guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "not UTF-8") }
-            return try schema(from: try JSONText.parse(text))
+            return try schema(from: data)
         } catch {
             throw .unparsableFile(path: file.path, underlying: error)
         }
+    }
+
+    /// The file's text for `schema`, as ``write(_:to:)`` writes it.
+    static func text(_ schema: DefaultsSchema) -> String {
+        JSONText.write(json(schema), pretty: true) + "\n"
+    }
+
+    /// The schema a file's bytes hold, read without I/O (a fuzz target calls it with any bytes).
+    static func schema(from data: Data) throws -> DefaultsSchema {
+        guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "not UTF-8") }
+        return try schema(from: try JSONText.parse(text))
     }
 
     // MARK: Writing

@@ -77,7 +77,7 @@ struct BinaryPropertyListReader {
         let top = unsigned(at: trailer + 16, size: 8)
         let table = unsigned(at: trailer + 24, size: 8)
         // Each object takes a byte at least, between the header and the offset table.
-        guard count >= 1, table >= UInt64(Self.magic.count) + count, top < count,
+        guard count >= 1, table >= UInt64(Self.magic.count), table - UInt64(Self.magic.count) >= count, top < count,
             table <= UInt64(trailer), (UInt64(trailer) - table) / UInt64(offsetSize) >= count
         else { throw fail("its trailer names \(count) objects, root \(top), offset table at \(table)") }
         tableOffset = Int(table)

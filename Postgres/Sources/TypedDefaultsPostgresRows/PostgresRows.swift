@@ -1,0 +1,37 @@
+import TypedDefaults
+
+/// A suite's rows as the PostgreSQL backend stores them: `(key text, value text)`, each value
+/// the JSON form of ``DefaultsStoredValue/json(pretty:)``. Apart from the connection and from
+/// PostgresNIO, so that a fuzz target can decode any rows without building a server client.
+public enum PostgresRows {
+    /// The text a row holds for `value`: its compact JSON form, which reads back exactly.
+    public static func text(_ value: DefaultsStoredValue) -> String {
+        value.json()
+    }
+
+    /// The values of a suite's rows, each key exactly as stored: PostgreSQL compares `text` byte
+    /// for byte, so two keys that differ only in their Unicode normalization are two rows.
+    ///
+    /// - Throws: why the first row whose value is not the JSON form does not read, naming its key.
+    public static func values(
+        _ rows: some Sequence<(key: String, value: String)>
+    ) throws(RowError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        for (key, text) in rows {
+            do {
+                values[DefaultsStoredKey(key)] = try DefaultsStoredValue(json: text)
+            } catch {
+                throw RowError(key: key, reason: error.description)
+            }
+        }
+        return values
+    }
+}
+
+/// A row whose value does not read as the JSON form.
+public struct RowError: Error, CustomStringConvertible, Sendable {
+    public let key: String
+    public let reason: String
+
+    public var description: String { "the row of \(DefaultsStoredKey(key).debugDescription): \(reason)" }
+}

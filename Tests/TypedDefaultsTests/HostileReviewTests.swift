@@ -288,8 +288,9 @@ import Testing
     /// retry, scheduled 0.1 s after each failure) takes the commit lock before the exit, which
     /// polls for it every 50 ms, and waits 5 s for the file lock again; the exit, seeing a flush
     /// of this process committing each time, waits on, up to its 30 s. (The exit can win that
-    /// race and end in 7 s; it did not in the runs measured.) The child is this test binary
-    /// again, running only `exitWhileLocked`.
+    /// race and end in 7 s; it did not in the runs measured.) Now a flush that takes the commit
+    /// lock after the exit began leaves its changes to the exit's flush: 7.2 s in three runs.
+    /// The child is this test binary again, running only `exitWhileLocked`.
     @Test func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds() async throws {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -444,6 +444,12 @@ import Foundation
             // Once the process is ending, only the flush at exit commits.
             if SuiteRegistry.isExiting { return }
             try commits.lock(waitingAtMost: limit)
+            // The exit may have begun while this waited for the lock, and its flush may be
+            // waiting for this one: it commits these changes, within its own bound.
+            if SuiteRegistry.isExiting {
+                commits.unlock()
+                return
+            }
         }
         defer { commits.unlock() }
         let changes = takePending()

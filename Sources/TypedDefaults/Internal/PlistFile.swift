@@ -165,27 +165,11 @@ struct PlistFile: Sendable {
         }
     }
 
-    /// The file's bytes, `nil` when there is no file; an I/O or permission error is reported as
+    /// The file's bytes, `nil` when there is no file; an I/O or permission error, or a path
+    /// that holds no regular file or one too large (``FileBytes``), is reported as
     /// ``DefaultsError/readFailed(path:underlying:)``, never as corrupt data.
     private func readBytes() -> Result<Data?, DefaultsError> {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return .success(nil) }
-            return .failure(.readFailed(path: url.path, underlying: SystemError.current))
-        }
-        defer { close(descriptor) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
-            } else if count == 0 {
-                return .success(data)
-            } else if errno != EINTR {
-                return .failure(.readFailed(path: url.path, underlying: SystemError.current))
-            }
-        }
+        FileBytes.contents(of: url.path).mapError { .readFailed(path: url.path, underlying: $0) }
     }
 
     /// Writes `contents` to a new temporary file beside the suite and renames it over the
@@ -202,6 +186,8 @@ struct PlistFile: Sendable {
                 return
             }
             let data = try BinaryPropertyList.data(contents)
+            // Never write a file no reader here would read back.
+            guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             let temporary = try writeTemporary(data, beside: target)
             guard rename(temporary.path, target.path) == 0 else {
                 let error = SystemError.current

@@ -37,7 +37,7 @@ enum SchemaFile {
     static func write(_ schema: DefaultsSchema, to file: URL) throws(DefaultsError) {
         let data = Data(text(schema).utf8)
         // Published at every launch: rewritten only when it changes, so watchers stay quiet.
-        if let current = try? Data(contentsOf: file), current == data { return }
+        if case .success(let current?) = FileBytes.contents(of: file.path), current == data { return }
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -51,12 +51,10 @@ enum SchemaFile {
 
     static func read(_ file: URL) throws(DefaultsError) -> DefaultsSchema? {
         let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
-        } catch {
-            throw .readFailed(path: file.path, underlying: error)
+        switch FileBytes.contents(of: file.path) {
+        case .success(nil): return nil
+        case .success(let bytes?): data = bytes
+        case .failure(let error): throw .readFailed(path: file.path, underlying: error)
         }
         do {
             return try schema(from: data)

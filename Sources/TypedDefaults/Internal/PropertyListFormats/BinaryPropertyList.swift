@@ -13,6 +13,11 @@ import Foundation
 /// unsigned value above `Int64.max` in 16 bytes, as CoreFoundation does), dates and reals as
 /// 64-bit floats, dictionary keys sorted by their scalars so the same contents give the same
 /// bytes. Keys are written exactly: two that Swift's `String` sees as equal stay two.
+///
+/// Equal strings and data are written once and referred to wherever they occur, as
+/// CoreFoundation and `plistlib` write them: a file that shares one large string among many
+/// arrays reads into as many references, and must not grow a hundredfold when it is written
+/// back.
 enum BinaryPropertyList {
     static func data(_ contents: [DefaultsStoredKey: PropertyList]) throws -> Data {
         var writer = Writer()
@@ -42,15 +47,22 @@ enum BinaryPropertyList {
 
     private struct Writer {
         var objects: [Object] = []
+        /// Where each string and data written so far is, compared exactly (scalar for scalar,
+        /// byte for byte).
+        var strings: [DefaultsStoredKey: Int] = [:]
+        var datas: [ExactBytes: Int] = [:]
 
         /// Adds `object` and everything in it; returns its index.
         mutating func add(_ object: Any) throws -> Int {
             if let number = Self.number(object) { return append(number) }
             switch object {
             case let string as String:
-                return append(.string(string))
+                return addString(string)
             case let data as Data:
-                return append(.data(data))
+                if let index = datas[ExactBytes(data: data)] { return index }
+                let index = append(.data(data))
+                datas[ExactBytes(data: data)] = index
+                return index
             case let date as Date:
                 return append(.date(date.timeIntervalSinceReferenceDate))
             case let entries as [String: Any]:
@@ -76,10 +88,18 @@ enum BinaryPropertyList {
             keys.reserveCapacity(entries.count)
             values.reserveCapacity(entries.count)
             for (key, value) in entries.sorted(by: { $0.0 < $1.0 }) {
-                keys.append(append(.string(key.name)))
+                keys.append(addString(key.name))
                 values.append(try add(value))
             }
             objects[index] = .dictionary(keys: keys, values: values)
+            return index
+        }
+
+        private mutating func addString(_ string: String) -> Int {
+            let key = DefaultsStoredKey(string)
+            if let index = strings[key] { return index }
+            let index = append(.string(string))
+            strings[key] = index
             return index
         }
 
@@ -196,5 +216,15 @@ enum BinaryPropertyList {
                 bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             }
         }
+    }
+}
+
+/// Data hashed over all its bytes: `Data`'s own hash looks at a prefix only, so many values
+/// that share one would all collide, and finding each would compare them all.
+private struct ExactBytes: Hashable {
+    let data: Data
+
+    func hash(into hasher: inout Hasher) {
+        data.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -120,8 +120,9 @@ struct OpenStepPropertyListReader {
         throw fail("data is not closed with >")
     }
 
-    /// A quoted string's text, escapes decoded: `\n` and the other C escapes, `\ooo` octal and
-    /// `\Uxxxx` UTF-16 units (a surrogate pair in two escapes; a lone one refused).
+    /// A quoted string's text, escapes decoded: `\n` and the other C escapes, `\ooo` octal (a byte
+    /// of the NeXTSTEP character set) and `\Uxxxx` UTF-16 units (a surrogate pair in two escapes;
+    /// a lone one refused).
     private mutating func quoted(until quote: UInt8) throws(PropertyListFormatError) -> String {
         var units: [UInt16] = []
         var runStart = position
@@ -172,13 +173,15 @@ struct OpenStepPropertyListReader {
             }
             return [value]
         case UInt8(ascii: "0")...UInt8(ascii: "7"):
-            var value = UInt16(byte - UInt8(ascii: "0"))
+            // One byte, as CoreFoundation reads it: three digits past `\377` keep their low eight
+            // bits, and a byte past ASCII is a character of the NeXTSTEP set.
+            var value = byte - UInt8(ascii: "0")
             for _ in 0..<2 {
                 guard let next = peek(), (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(next) else { break }
-                value = value << 3 | UInt16(next - UInt8(ascii: "0"))
+                value = value &<< 3 | (next - UInt8(ascii: "0"))
                 position += 1
             }
-            return [value]
+            return [value < 0x80 ? UInt16(value) : Self.nextStep[Int(value) - 0x80]]
         default:
             // `\"`, `\\` and any other character stand for themselves.
             position -= 1
@@ -236,4 +239,28 @@ struct OpenStepPropertyListReader {
     private static func describe(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "the byte \(byte)"
     }
+}
+
+extension OpenStepPropertyListReader {
+    /// The characters of the NeXTSTEP set's bytes 0x80 to 0xFF, as corelibs reads them in an
+    /// octal escape (measured on this toolchain, `"\200"` to `"\377"`); the two it has none for
+    /// read as U+0000, as there.
+    fileprivate static let nextStep: [UInt16] = [
+        0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7,
+        0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
+        0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9,
+        0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5, 0x00D7, 0x00F7,
+        0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7,
+        0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A, 0xFB01, 0xFB02,
+        0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022,
+        0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030, 0x00AC, 0x00BF,
+        0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9,
+        0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD, 0x02DB, 0x02C7,
+        0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2,
+        0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9, 0x00EA, 0x00EB,
+        0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1,
+        0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3, 0x00F4, 0x00F5,
+        0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD,
+        0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF, 0x0000, 0x0000,
+    ]
 }

@@ -7,11 +7,15 @@ import Foundation
 /// refuse (control characters and NUL as raw bytes), and the leniencies CoreFoundation allows
 /// (hexadecimal and signed integers, `nan`/`inf` reals, attributes, a missing `<plist>`). It
 /// never expands an entity other than XML's five and character references, so no document can
-/// grow while it is read; each byte is looked at a bounded number of times. Only UTF-8 text is
-/// read. Dates may carry a fraction of a second, which no writer of XML loses on purpose.
+/// grow while it is read; each byte is looked at a bounded number of times. The text is UTF-8,
+/// or declared US-ASCII or ISO-8859-1 (Python's `ElementTree` declares `us-ascii`; corelibs
+/// converts both); processing instructions may stand between any elements. Dates may carry a
+/// fraction of a second, which no writer of XML loses on purpose.
 struct XMLPropertyListReader {
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private var position: Int
+    /// Whether an XML declaration may still name the encoding: only before the first element.
+    private var inProlog = true
 
     init(bytes: [UInt8], start: Int) {
         self.bytes = bytes
@@ -37,6 +41,7 @@ struct XMLPropertyListReader {
 
     mutating func read() throws(PropertyListFormatError) -> Any {
         try skipProlog()
+        inProlog = false
         let root: Any
         let tag = try openTag()
         if tag.name == "plist" {
@@ -100,8 +105,9 @@ struct XMLPropertyListReader {
             // CoreFoundation reads a <key> outside a dictionary as a string.
             return tag.isEmpty ? "" : try text(closing: tag.name)
         case "data":
-            let content = tag.isEmpty ? "" : try text(closing: "data")
-            guard let data = Self.base64(content) else { throw fail("<data> holds text that is not Base64") }
+            if tag.isEmpty { return Data() }
+            let data = base64()
+            try closeTag("data")
             return data
         case "date":
             let content = tag.isEmpty ? "" : try text(closing: "date")
@@ -178,12 +184,43 @@ struct XMLPropertyListReader {
         return value
     }
 
-    /// Base64 with whitespace anywhere and padding optional.
-    private static func base64(_ text: String) -> Data? {
-        var compact = text.filter { !$0.isWhitespace }
-        if compact.count % 4 == 1 { return nil }
-        while compact.count % 4 != 0 { compact += "=" }
-        return Data(base64Encoded: compact)
+    /// The Base64 up to the next `<`, decoded as CoreFoundation decodes it (measured on this
+    /// toolchain): bytes outside the alphabet are skipped, `=` counts as a digit of value 0, each
+    /// group of four digits gives three bytes less one for each `=` that ends it, and a last
+    /// group of fewer than four gives none. So `A@AE=` is `00 01` and `AA==AA==` is `00 00`.
+    private mutating func base64() -> Data {
+        var data = Data()
+        var (digits, accumulated, padding) = (0, UInt32(0), 0)
+        while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+            } else if byte != 0x20, !(0x09...0x0D).contains(byte) {
+                padding = 0
+            }
+            guard let value = Self.base64Value(byte) else { continue }
+            digits += 1
+            accumulated = accumulated << 6 | value
+            if digits % 4 == 0 {
+                data.append(UInt8(truncatingIfNeeded: accumulated >> 16))
+                if padding < 2 { data.append(UInt8(truncatingIfNeeded: accumulated >> 8)) }
+                if padding < 1 { data.append(UInt8(truncatingIfNeeded: accumulated)) }
+            }
+        }
+        return data
+    }
+
+    private static func base64Value(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt32(byte - UInt8(ascii: "A"))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt32(byte - UInt8(ascii: "a")) + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0")) + 52
+        case UInt8(ascii: "+"): 62
+        case UInt8(ascii: "/"): 63
+        case UInt8(ascii: "="): 0
+        default: nil
+        }
     }
 
     // MARK: Tags and text
@@ -313,30 +350,18 @@ struct XMLPropertyListReader {
     private mutating func skipProlog() throws(PropertyListFormatError) {
         while true {
             try skipSpaceAndComments()
-            if take("<?") {
-                guard let end = find("?>") else { throw fail("a processing instruction is not closed") }
-                let declaration = String(decoding: bytes[position..<end], as: UTF8.self).lowercased()
-                if declaration.hasPrefix("xml"), let range = declaration.range(of: "encoding") {
-                    let value = declaration[range.upperBound...].drop { "= \"'".contains($0) }.prefix {
-                        $0 != "\"" && $0 != "'"
-                    }
-                    guard value == "utf-8" || value == "utf8" else { throw fail("the text is in \(value), not UTF-8") }
-                }
-                position = end + 2
-            } else if take("<!DOCTYPE") {
-                var depth = 0
-                while position < bytes.count, !(bytes[position] == UInt8(ascii: ">") && depth == 0) {
-                    if bytes[position] == UInt8(ascii: "[") { depth += 1 }
-                    if bytes[position] == UInt8(ascii: "]") { depth -= 1 }
-                    position += 1
-                }
-                guard take(">") else { throw fail("the doctype is not closed") }
-            } else {
-                return
+            guard take("<!DOCTYPE") else { return }
+            var depth = 0
+            while position < bytes.count, !(bytes[position] == UInt8(ascii: ">") && depth == 0) {
+                if bytes[position] == UInt8(ascii: "[") { depth += 1 }
+                if bytes[position] == UInt8(ascii: "]") { depth -= 1 }
+                position += 1
             }
+            guard take(">") else { throw fail("the doctype is not closed") }
         }
     }
 
+    /// Whitespace, comments and processing instructions.
     private mutating func skipSpaceAndComments() throws(PropertyListFormatError) {
         while position < bytes.count {
             if PropertyListReader.isWhitespace(bytes[position]) {
@@ -344,9 +369,47 @@ struct XMLPropertyListReader {
             } else if take("<!--") {
                 guard let end = find("-->") else { throw fail("a comment is not closed") }
                 position = end + 3
+            } else if take("<?") {
+                guard let end = find("?>") else { throw fail("a processing instruction is not closed") }
+                let body = String(decoding: bytes[position..<end], as: UTF8.self).lowercased()
+                position = end + 2
+                if body.hasPrefix("xml"), body.dropFirst(3).first?.isWhitespace == true {
+                    try declare(body)
+                }
             } else {
                 return
             }
+        }
+    }
+
+    /// Reads the text in the encoding an XML declaration names: UTF-8 as it is, US-ASCII as
+    /// UTF-8 (of which it is part), ISO-8859-1 converted to UTF-8 here, every other refused.
+    private mutating func declare(_ declaration: String) throws(PropertyListFormatError) {
+        guard inProlog, let range = declaration.range(of: "encoding") else { return }
+        inProlog = false
+        let value = declaration[range.upperBound...].drop { "= \"'".contains($0) }.prefix {
+            $0 != "\"" && $0 != "'" && !$0.isWhitespace
+        }
+        switch value {
+        case "utf-8", "utf8", "us-ascii", "ascii":
+            return
+        case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+            // Each byte is the scalar of its value; the bytes read so far are ASCII but may hold
+            // a comment's, so the position moves by the bytes that grew before it.
+            let grownBefore = bytes[..<position].count { $0 >= 0x80 }
+            var converted: [UInt8] = []
+            converted.reserveCapacity(bytes.count + bytes.count / 8)
+            for byte in bytes {
+                if byte < 0x80 {
+                    converted.append(byte)
+                } else {
+                    converted += [0xC0 | byte >> 6, 0x80 | byte & 0x3F]
+                }
+            }
+            bytes = converted
+            position += grownBefore
+        default:
+            throw fail("the text is in \(value), which this reader does not read (UTF-8, US-ASCII, ISO-8859-1)")
         }
     }
 

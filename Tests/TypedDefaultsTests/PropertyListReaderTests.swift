@@ -134,7 +134,7 @@ import Testing
     @Test func xmlThatIsNoPropertyListIsRefused() {
         for body in [
             "<integer></integer>", "<integer>-9223372036854775809</integer>", "<integer> 5 </integer>",
-            "<real>0x1p3</real>", "<date>2020-13-01T00:00:00Z</date>", "<data>A@AE=</data>",
+            "<real>0x1p3</real>", "<date>2020-13-01T00:00:00Z</date>", "<data>AA<![CDATA[AA]]></data>",
             "<string>&#xD800;</string>", "<string>&foo;</string>", "<string>a<!-- c -->b</string>",
             "<dict><key>a</key></dict>", "<dict><string>a</string><true/></dict>", "<true/><false/>",
             "<ustring>x</ustring>", "<string>\u{FF}</string>",
@@ -144,6 +144,46 @@ import Testing
             #expect(refusal(Data(bytes)) != nil, "\(body)")
         }
         #expect(refusal(Data("<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><true/></plist>".utf8)) != nil)
+    }
+
+    /// What corelibs reads that strict parsers refuse is read as corelibs reads it (each
+    /// expectation measured with `PropertyListSerialization` on this toolchain): Base64 with
+    /// stray characters, padding inside and a last group cut short; the encodings a declaration
+    /// names that Python's `ElementTree` and corelibs write or convert; processing instructions
+    /// anywhere between elements.
+    @Test func xmlAsCorelibsReadsIt() throws {
+        func data(_ base64: String) throws -> [UInt8] {
+            try [UInt8](#require(read(Data("<plist><data>\(base64)</data></plist>".utf8)) as? Data))
+        }
+        #expect(try data("A@AE=") == [0, 1])
+        #expect(try data("AA==AA==") == [0, 0])
+        #expect(try data("A===") == [0])
+        #expect(try data("QU=JD") == [65, 64, 9])
+        #expect(try data("AB=C") == [0, 16, 2])
+        #expect(try data("QUJDRA") == [65, 66, 67])
+        #expect(try data("AAE") == [])
+        #expect(try data("&#65;A") == [])
+        let latin1 =
+            Array("<?xml version='1.0' encoding='ISO-8859-1'?><!-- \u{E9} --><plist><dict><key>".utf8) + [0xE9]
+            + Array("</key><string>Zo".utf8) + [0xEB, 0xFF] + Array("</string></dict></plist>".utf8)
+        #expect(try read(Data(latin1)) as? [String: String] == ["\u{E9}": "Zo\u{EB}\u{FF}"])
+        let ascii = "<?xml version=\"1.0\" encoding=\"us-ascii\"?><plist><string>Zo&#235;</string></plist>"
+        #expect(try read(Data(ascii.utf8)) as? String == "Zo\u{EB}")
+        for body in [
+            "<?xml version=\"1.0\"?><?editor a?><plist><?b?><array><?c?><true/><?d ?></array><?e?></plist><?f?>",
+            "<plist><dict><?x?><key>k</key><?y?><true/></dict></plist>",
+        ] {
+            let value = try read(Data(body.utf8))
+            #expect(value as? [Bool] == [true] || value as? [String: Bool] == ["k": true], "\(body)")
+        }
+        // A declaration after the first element names no encoding. Other encodings are refused,
+        // a documented choice: corelibs converts more (KOI8-R here).
+        #expect(refusal(Data("<plist><?xml version=\"1.0\" encoding=\"latin1\"?><string>\u{E9}</string></plist>".utf8)) == nil)
+        #expect(refusal(Data("<?xml version=\"1.0\" encoding=\"koi8-r\"?><plist><true/></plist>".utf8)) != nil)
+        // Corelibs' OpenStep octal escapes are bytes of the NeXTSTEP set; past \377 their low bits.
+        let openStep = #"{ a = "\200\351\376"; b = "\501"; c = "\101"; }"#
+        let strings = try #require(read(Data(openStep.utf8)) as? [String: String])
+        #expect(strings == ["a": "\u{A0}\u{D8}\u{0}", "b": "A", "c": "A"])
     }
 
     /// Entities declared in a doctype are never expanded: no document grows as it is read.

@@ -213,7 +213,9 @@ extension PostgresBackend {
 extension PostgresBackend {
     /// The value of `future`, waited for at most `seconds`: a server that stops answering
     /// (stopped, its host gone, or only accepting connections) must not hold a commit, and the
-    /// store's lock, for ever.
+    /// store's lock, for ever. Waits on a semaphore, never with `EventLoopFuture.wait()`, whose
+    /// precondition kills a process that waits on any event loop; callers on the backend's own
+    /// loops are refused before (see ``isOnOwnEventLoop``).
     ///
     /// - Parameters:
     ///   - future: What is waited for.
@@ -222,15 +224,45 @@ extension PostgresBackend {
     static func wait<Value: Sendable>(
         for future: EventLoopFuture<Value>, seconds: TimeInterval, _ stage: RequestTimeout.Stage
     ) throws -> Value {
-        let promise = future.eventLoop.makePromise(of: Value.self)
-        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(milliseconds(seconds))) {
-            promise.fail(RequestTimeout(stage, seconds: seconds))
+        let outcome = Outcome<Value>()
+        future.whenComplete { outcome.complete($0) }
+        guard let result = outcome.wait(milliseconds: milliseconds(seconds)) else {
+            throw RequestTimeout(stage, seconds: seconds)
         }
-        future.whenComplete { result in
-            timeout.cancel()
-            promise.completeWith(result)
-        }
-        return try promise.futureResult.wait()
+        return try result.get()
+    }
+
+    /// Whether this thread is one of the backend's event loops: what the backend waits for runs
+    /// there, so waiting would deadlock, and a call is refused instead.
+    var isOnOwnEventLoop: Bool {
+        eventLoopGroup.makeIterator().contains { $0.inEventLoop }
+    }
+}
+
+/// A future's result, handed from its event loop to the thread that waits for it.
+final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` only under `lock`.
+    private let lock = NSLock()
+    private let completed = DispatchSemaphore(value: 0)
+    private var result: Result<Value, any Error>?
+
+    func complete(_ result: Result<Value, any Error>) {
+        lock.withLock { self.result = result }
+        completed.signal()
+    }
+
+    /// The result, or `nil` when it did not come in time.
+    func wait(milliseconds: Int64) -> Result<Value, any Error>? {
+        _ = completed.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
+        return lock.withLock { result }
+    }
+}
+
+/// A call on one of the backend's own event loops, refused: it would wait for work that runs on
+/// that loop.
+struct OnOwnEventLoop: Error, CustomStringConvertible {
+    var description: String {
+        "PostgreSQL: called on one of the backend's own event loops, where waiting for the server would "
+            + "deadlock; call the store off that loop, or give the backend an eventLoopGroup of its own"
     }
 }
 

@@ -40,7 +40,8 @@ import TypedDefaultsPostgresRows
 /// ``connectTimeout`` (5 s unless you say otherwise) and each query ``requestTimeout`` (10 s),
 /// so a store's first read falls back to defaults after 5 s; a flush or update fails after
 /// ``outageWait`` (15 s), or the 5 s the store gives a commit when that is longer; at exit,
-/// every wait ends by the store's 2 s deadline.
+/// every wait ends by the store's 2 s deadline. A load or commit on one of the backend's own
+/// event loops fails at once rather than deadlock (see `eventLoopGroup`).
 public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     // @unchecked Sendable is sound: `connection` and `requestDeadline` are only touched while
     // holding `lock`, and `listening` only while holding `listenerLock`; everything else is
@@ -97,6 +98,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///     reported. At most 1,000,000,000: PostgreSQL stores no text, and takes no message, of
     ///     1 GiB, so a larger value would fail every commit. Every commit reads the suite whole,
     ///     so keep values small.
+    ///   - eventLoopGroup: Where the backend's connections run. A load or commit waits for them,
+    ///     which on one of this group's loops would deadlock: there it fails at once instead
+    ///     (the store reports it and reads defaults). On any other thread, another group's loops
+    ///     included, it waits as documented here.
     ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
     /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
     ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes`` or
@@ -179,6 +184,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     var commitLog: String { "\(table)_commits" }
 
     public func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        guard !isOnOwnEventLoop else { throw .readFailed(path: location, underlying: OnOwnEventLoop()) }
         do throws(DefaultsError) {
             let deadline = Date().addingTimeInterval(connectTimeout + requestTimeout)
             return try withConnection(before: deadline) { connection throws(DefaultsError) in
@@ -202,6 +208,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        guard !isOnOwnEventLoop else { throw .writeFailed(path: location, underlying: OnOwnEventLoop()) }
         var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
         // Locks are waited for until the store's deadline; an outage for `outageWait`, unless
         // the store asked for less than the 5 s it gives a commit (at exit): then every wait,

@@ -33,10 +33,17 @@ extension PostgresBackend {
     /// there is none or it was lost; one caller at a time, so a transaction never interleaves.
     /// Every wait ends by `deadline`: for another call's turn, for connecting (and never past
     /// ``connectTimeout``), and for each request (never past ``requestTimeout``), so a request
-    /// that hangs neither uses up a commit's retries nor holds the process's exit.
+    /// that hangs neither uses up a commit's retries nor holds the process's exit. With
+    /// `failingFast` (a load), a server whose last attempt to connect failed fails the call at
+    /// once, before it waits for another call's turn (see ``connection(before:failingFast:)``).
     func withConnection<Result>(
-        before deadline: Date, _ body: (PostgresConnection) throws(DefaultsError) -> Result
+        before deadline: Date, failingFast: Bool = false, _ body: (PostgresConnection) throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
+        if failingFast {
+            // Not behind another call's turn, which may be waiting for the server.
+            let known = connectionLock.withLock { connectionOrAttempt(failingFast: true) }
+            if case .failed(let failure) = known { throw failure }
+        }
         let start = Date()
         guard lock.lock(before: deadline) else {
             let waited = Date().timeIntervalSince(start)
@@ -47,19 +54,13 @@ extension PostgresBackend {
             requestDeadline = nil
             lock.unlock()
         }
-        let connection: PostgresConnection
-        if let current = self.connection, !current.isClosed {
-            connection = current
-        } else {
-            connection = try connect()
-            self.connection = connection
-        }
+        let connection = try self.connection(before: deadline, failingFast: failingFast)
         do throws(DefaultsError) {
             return try body(connection)
         } catch {
             // A connection that failed mid-transaction, or was given up on (and is closing), may
             // be unusable: the next call makes a new one.
-            if connection.isClosed || Self.isTimeout(error) { self.connection = nil }
+            if connection.isClosed || Self.isTimeout(error) { forget(connection) }
             throw error
         }
     }
@@ -70,61 +71,6 @@ extension PostgresBackend {
         case .readFailed(_, let underlying), .writeFailed(_, let underlying): underlying is RequestTimeout
         default: false
         }
-    }
-
-    /// A new connection, with the table made sure of, in ``connectTimeout`` at most, and never
-    /// past the deadline of the call under way (under `lock`).
-    func connect() throws(DefaultsError) -> PostgresConnection {
-        let wait = min(connectTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
-        guard wait > 0 else { throw .readFailed(path: location, underlying: RequestTimeout(.connecting, seconds: 0)) }
-        var configuration = self.configuration
-        // postgres-nio's own bound, a little later, closes what it opened; the wait below is
-        // what the caller sees.
-        configuration.options.connectTimeout = .milliseconds(Self.milliseconds(wait + 1))
-        let attempt = PostgresConnection.connect(
-            on: eventLoopGroup.next(), configuration: configuration, id: Self.nextConnectionID.next(), logger: logger)
-        let connection: PostgresConnection
-        do {
-            connection = try Self.wait(for: attempt, seconds: wait, .connecting)
-        } catch let timeout as RequestTimeout {
-            // A connection made after all is closed, not left open.
-            attempt.whenSuccess { Self.close($0) }
-            throw .readFailed(path: location, underlying: timeout)
-        } catch {
-            throw .readFailed(path: location, underlying: PostgresProblem(error))
-        }
-        do throws(DefaultsError) {
-            try checkEncoding(of: connection)
-            // Under a lock of the table's name: two first connections creating the table at once
-            // would otherwise collide in PostgreSQL's catalog.
-            try run("BEGIN", on: connection)
-            try run(
-                PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: binds(table)),
-                on: connection)
-            try run(
-                PostgresQuery(
-                    unsafeSQL: """
-                        CREATE TABLE IF NOT EXISTS \(table) (
-                            suite text NOT NULL, key text NOT NULL, value text NOT NULL,
-                            version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
-                            PRIMARY KEY (suite, key))
-                        """), on: connection)
-            try run(
-                PostgresQuery(
-                    unsafeSQL: """
-                        CREATE TABLE IF NOT EXISTS \(commitLog) (
-                            id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
-                        """), on: connection)
-            try run(
-                PostgresQuery(
-                    unsafeSQL: "CREATE INDEX IF NOT EXISTS \(commitLog)_time ON \(commitLog) (committed_at)"),
-                on: connection)
-            try run("COMMIT", on: connection)
-        } catch {
-            Self.close(connection)
-            throw error
-        }
-        return connection
     }
 
     /// Whole milliseconds in `seconds`, for NIO: none for a time that is not positive (or not a
@@ -138,16 +84,6 @@ extension PostgresBackend {
     /// connection that goes.
     static func close(_ connection: PostgresConnection) {
         connection.close().whenComplete { _ in _ = connection }
-    }
-
-    /// Refuses a database whose encoding cannot hold every character a key or value may have
-    /// (LATIN1 has no 🙂): a change holding one would fail every commit. UTF8 holds them all;
-    /// SQL_ASCII stores the bytes it is given.
-    func checkEncoding(of connection: PostgresConnection) throws(DefaultsError) {
-        let result = try run("SELECT current_setting('server_encoding')", on: connection)
-        let encoding = try? result.rows.first?.decode(String.self)
-        guard let encoding, !["UTF8", "SQL_ASCII"].contains(encoding) else { return }
-        throw .readFailed(path: location, underlying: UnsupportedEncoding(encoding: encoding))
     }
 
     /// The suite's rows, each key exactly as stored: PostgreSQL compares `text` byte for byte,
@@ -213,7 +149,9 @@ extension PostgresBackend {
 extension PostgresBackend {
     /// The value of `future`, waited for at most `seconds`: a server that stops answering
     /// (stopped, its host gone, or only accepting connections) must not hold a commit, and the
-    /// store's lock, for ever.
+    /// store's lock, for ever. Waits on a semaphore, never with `EventLoopFuture.wait()`, whose
+    /// precondition kills a process that waits on any event loop; callers on the backend's own
+    /// loops are refused before (see ``isOnOwnEventLoop``).
     ///
     /// - Parameters:
     ///   - future: What is waited for.
@@ -222,15 +160,45 @@ extension PostgresBackend {
     static func wait<Value: Sendable>(
         for future: EventLoopFuture<Value>, seconds: TimeInterval, _ stage: RequestTimeout.Stage
     ) throws -> Value {
-        let promise = future.eventLoop.makePromise(of: Value.self)
-        let timeout = future.eventLoop.scheduleTask(in: .milliseconds(milliseconds(seconds))) {
-            promise.fail(RequestTimeout(stage, seconds: seconds))
+        let outcome = Outcome<Value>()
+        future.whenComplete { outcome.complete($0) }
+        guard let result = outcome.wait(milliseconds: milliseconds(seconds)) else {
+            throw RequestTimeout(stage, seconds: seconds)
         }
-        future.whenComplete { result in
-            timeout.cancel()
-            promise.completeWith(result)
-        }
-        return try promise.futureResult.wait()
+        return try result.get()
+    }
+
+    /// Whether this thread is one of the backend's event loops: what the backend waits for runs
+    /// there, so waiting would deadlock, and a call is refused instead.
+    var isOnOwnEventLoop: Bool {
+        eventLoopGroup.makeIterator().contains { $0.inEventLoop }
+    }
+}
+
+/// A future's result, handed from its event loop to the thread that waits for it.
+final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` only under `lock`.
+    private let lock = NSLock()
+    private let completed = DispatchSemaphore(value: 0)
+    private var result: Result<Value, any Error>?
+
+    func complete(_ result: Result<Value, any Error>) {
+        lock.withLock { self.result = result }
+        completed.signal()
+    }
+
+    /// The result, or `nil` when it did not come in time.
+    func wait(milliseconds: Int64) -> Result<Value, any Error>? {
+        _ = completed.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
+        return lock.withLock { result }
+    }
+}
+
+/// A call on one of the backend's own event loops, refused: it would wait for work that runs on
+/// that loop.
+struct OnOwnEventLoop: Error, CustomStringConvertible {
+    var description: String {
+        "PostgreSQL: called on one of the backend's own event loops, where waiting for the server would "
+            + "deadlock; call the store off that loop, or give the backend an eventLoopGroup of its own"
     }
 }
 

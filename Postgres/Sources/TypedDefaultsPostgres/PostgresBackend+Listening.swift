@@ -18,6 +18,14 @@ extension PostgresBackend {
         listen(handlers: [changed], retryDelay: 0.1)
     }
 
+    /// Tells the store that the values may have changed, as a notification does (off the event
+    /// loop); nothing before the listener has connected, which tells it then.
+    func announceChange() {
+        let handlers = listenerLock.withLock { listening?.handlers ?? [] }
+        guard !handlers.isEmpty else { return }
+        DispatchQueue.global().async { handlers.forEach { $0() } }
+    }
+
     /// Connects a connection of its own, listens on the table's channel, and calls `handlers`
     /// (off the event loop) for each notification naming the suite. When the connection is
     /// lost, it connects again, waiting longer each time up to 5 s (see ``listenDelay(after:refused:)``).

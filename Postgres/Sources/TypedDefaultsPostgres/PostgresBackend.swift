@@ -38,12 +38,16 @@ import TypedDefaultsPostgresRows
 ///
 /// A server that accepts connections and never answers holds nothing for ever: connecting waits
 /// ``connectTimeout`` (5 s unless you say otherwise) and each query ``requestTimeout`` (10 s),
-/// so a store's first read falls back to defaults after 5 s; a flush or update fails after
-/// ``outageWait`` (15 s), or the 5 s the store gives a commit when that is longer; at exit,
-/// every wait ends by the store's 2 s deadline.
+/// so a store's first read falls back to defaults after 5 s, and a load while the last attempt
+/// to connect failed fails at once (connecting goes on, and the store is told once connected);
+/// a flush or update fails after ``outageWait`` (15 s), or the 5 s the store gives a commit
+/// when that is longer; at exit, every wait ends by the store's 2 s deadline. A load or commit
+/// on one of the backend's own event loops fails at once rather than deadlock (see
+/// `eventLoopGroup`).
 public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
-    // @unchecked Sendable is sound: `connection` and `requestDeadline` are only touched while
-    // holding `lock`, and `listening` only while holding `listenerLock`; everything else is
+    // @unchecked Sendable is sound: `requestDeadline` is only touched while holding `lock`,
+    // `connection`, `connecting`, `connectFailure` and `loadFailedFast` while holding
+    // `connectionLock`, and `listening` while holding `listenerLock`; everything else is
     // immutable.
 
     public let location: String
@@ -66,10 +70,19 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     let configuration: PostgresConnection.Configuration
     let eventLoopGroup: any EventLoopGroup
     let logger: Logger
+    /// A call's turn on the connection.
     let lock = NSLock()
-    var connection: PostgresConnection?
     /// When the request under way must be answered by; only under `lock`.
     var requestDeadline: Date?
+    let connectionLock = NSLock()
+    var connection: PostgresConnection?
+    /// The attempt to connect under way, which every call that needs a connection waits for.
+    var connecting: EventLoopFuture<PostgresConnection>?
+    /// Why the last attempt failed, until one succeeds: what a load fails with at once.
+    var connectFailure: DefaultsError?
+    /// Whether a load failed fast since the last attempt began: the store is told to load once
+    /// connected.
+    var loadFailedFast = false
     let listenerLock = NSLock()
     var listening: (connection: PostgresConnection, handlers: [@Sendable () -> Void])?
     static let nextConnectionID = LockedCounter()
@@ -97,6 +110,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     ///     reported. At most 1,000,000,000: PostgreSQL stores no text, and takes no message, of
     ///     1 GiB, so a larger value would fail every commit. Every commit reads the suite whole,
     ///     so keep values small.
+    ///   - eventLoopGroup: Where the backend's connections run. A load or commit waits for them,
+    ///     which on one of this group's loops would deadlock: there it fails at once instead
+    ///     (the store reports it and reads defaults). On any other thread, another group's loops
+    ///     included, it waits as documented here.
     ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
     /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
     ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes`` or
@@ -114,7 +131,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
             throw .invalidSuiteName(table, reason: "a table name is lowercase letters, digits and underscores")
         }
         var configuration = configuration
-        // The listener's bound; the backend's own connections are given less when a deadline is nearer.
+        // The listener's bound; the backend's own attempts are bounded on the event loop.
         configuration.options.connectTimeout = .milliseconds(Self.milliseconds(connectTimeout))
         // What the backend sends is UTF-8: the server is told so, whatever the role or the
         // database sets, and converts or refuses rather than store other bytes.
@@ -179,9 +196,10 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     var commitLog: String { "\(table)_commits" }
 
     public func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        guard !isOnOwnEventLoop else { throw .readFailed(path: location, underlying: OnOwnEventLoop()) }
         do throws(DefaultsError) {
             let deadline = Date().addingTimeInterval(connectTimeout + requestTimeout)
-            return try withConnection(before: deadline) { connection throws(DefaultsError) in
+            return try withConnection(before: deadline, failingFast: true) { connection throws(DefaultsError) in
                 try rows(of: connection, locking: false)
             }
         } catch {
@@ -202,6 +220,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        guard !isOnOwnEventLoop else { throw .writeFailed(path: location, underlying: OnOwnEventLoop()) }
         var attempt = CommitAttempt(id: UUID().uuidString.lowercased())
         // Locks are waited for until the store's deadline; an outage for `outageWait`, unless
         // the store asked for less than the 5 s it gives a commit (at exit): then every wait,

@@ -48,6 +48,9 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
     /// connection: what a server that stopped answering looks like.
     func freeze() { lock.withLock { frozen = true } }
 
+    /// Passes the server's answers on again; connections that lost some stay broken.
+    func thaw() { lock.withLock { frozen = false } }
+
     private var isFrozen: Bool { lock.withLock { frozen } }
 
     /// Whether the backend sent `text` where the network could read it.

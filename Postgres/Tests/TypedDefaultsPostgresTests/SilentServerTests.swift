@@ -183,6 +183,42 @@ struct StoppedAnsweringTests {
         #expect(try TestServer.backend(suite: suite).load() == ["limit": .integer(1)])
     }
 
+    /// A store whose server does not answer: its first read waits `connectTimeout`; then reads
+    /// give defaults at once, not after `connectTimeout` again at each try of the load; and once
+    /// the server answers, the store loads (issue 28, hostile review).
+    @Test func readsGiveDefaultsAtOnceUntilTheServerAnswersThenTheStoreLoads() throws {
+        let server = try #require(TestServer.configuration)
+        let suite = "stopped.unanswered.\(UUID())"
+        _ = try TestServer.backend(suite: suite).commit(["limit": .integer(7)], before: Date().addingTimeInterval(5)) {
+            _ in
+        }
+        let relay = try CuttingRelay(to: UInt16(try #require(server.port)))
+        relay.freeze()
+        let configuration = PostgresConnection.Configuration(
+            host: "127.0.0.1", port: Int(relay.port), username: server.username, password: server.password,
+            database: server.database, tls: .disable)
+        let store = DefaultsStore(
+            backend: try PostgresBackend(configuration: configuration, suite: suite, connectTimeout: 1))
+        let limit = DefaultsKey<Int>("limit", default: 10)
+        #expect(store[limit] == 10)
+        // Past the store's first tries of the load again (0.5 s, then 1 s later).
+        var slowest = 0.0
+        let start = ContinuousClock.now
+        while seconds(since: start) < 3 {
+            let read = ContinuousClock.now
+            #expect(store[limit] == 10)
+            slowest = max(slowest, seconds(since: read))
+            usleep(10_000)
+        }
+        print("stopped answering: the slowest read after the first took \(slowest) s (connectTimeout 1 s)")
+        #expect(slowest < 0.5)
+        relay.thaw()
+        let thawed = ContinuousClock.now
+        while store[limit] != 7, seconds(since: thawed) < 20 { usleep(50_000) }
+        print("stopped answering: the store read the server's value \(seconds(since: thawed)) s after it answered")
+        #expect(store[limit] == 7)
+    }
+
     @Test func aProcessThatWritesAndExitsCommitsAtExit() async throws {
         let suite = "exit.commit.\(UUID())"
         let machine = try Machine.Running("write-and-exit", suite, "limit", "7")

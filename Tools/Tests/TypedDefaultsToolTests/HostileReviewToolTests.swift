@@ -92,4 +92,16 @@ import TypedDefaults
         #expect(read.status == 1, "status \(read.status): \(read.errors)")
         #expect(read.errors.split(separator: "\n").count == 1, "\(read.errors)")
     }
+
+    /// An import from a file that never ends stops at what a suite may hold: one line, status
+    /// 1, nothing written.
+    @Test func anImportOfAFileThatNeverEndsStopsAtTheLimit() async throws {
+        let (suite, _) = try Tool.suite()
+        #expect(try await Tool.run("write", suite, "kept", "--int", "1").status == 0)
+        let before = try Data(contentsOf: Tool.file(of: suite))
+        let run = try await Tool.run(["import", suite, "/dev/zero"], launcher: ["/usr/bin/timeout", "-s", "KILL", "60"])
+        #expect(run.status == 1, "status \(run.status): \(run.errors)")
+        #expect(run.errors.split(separator: "\n").count == 1 && run.errors.contains("64 MiB"), "\(run.errors)")
+        #expect(try Data(contentsOf: Tool.file(of: suite)) == before)
+    }
 }

@@ -43,12 +43,34 @@ struct Import: ParsableCommand {
         }
     }
 
+    /// The largest file imported: 64 MiB, what a suite's file may hold. Read in pieces, so a
+    /// file that never ends (`/dev/zero`, a pipe that keeps writing) stops there.
+    static let limit = 64 << 20
+
     private func read() throws -> Data {
-        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ToolError("cannot read \(file): \(error.localizedDescription)")
+        let handle: FileHandle
+        if file == "-" {
+            handle = .standardInput
+        } else {
+            do {
+                handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+            } catch {
+                throw ToolError("cannot read \(file): \(error.localizedDescription)")
+            }
+        }
+        var data = Data()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: 1 << 16)
+            } catch {
+                throw ToolError("cannot read \(file): \(error.localizedDescription)")
+            }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data += chunk
+            guard data.count <= Self.limit else {
+                throw ToolError("cannot import \(file): it holds more than 64 MiB, more than a suite may; nothing was written")
+            }
         }
     }
 }

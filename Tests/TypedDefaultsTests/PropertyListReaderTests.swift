@@ -178,7 +178,9 @@ import Testing
         }
         // A declaration after the first element names no encoding. Other encodings are refused,
         // a documented choice: corelibs converts more (KOI8-R here).
-        #expect(refusal(Data("<plist><?xml version=\"1.0\" encoding=\"latin1\"?><string>\u{E9}</string></plist>".utf8)) == nil)
+        #expect(
+            refusal(Data("<plist><?xml version=\"1.0\" encoding=\"latin1\"?><string>\u{E9}</string></plist>".utf8))
+                == nil)
         #expect(refusal(Data("<?xml version=\"1.0\" encoding=\"koi8-r\"?><plist><true/></plist>".utf8)) != nil)
         // Corelibs' OpenStep octal escapes are bytes of the NeXTSTEP set; past \377 their low bits.
         let openStep = #"{ a = "\200\351\376"; b = "\501"; c = "\101"; }"#

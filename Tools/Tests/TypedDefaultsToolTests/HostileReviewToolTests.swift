@@ -99,7 +99,8 @@ import TypedDefaults
         let (suite, _) = try Tool.suite()
         #expect(try await Tool.run("write", suite, "kept", "--int", "1").status == 0)
         let before = try Data(contentsOf: Tool.file(of: suite))
-        let run = try await Tool.run(["import", suite, "/dev/zero"], launcher: ["/usr/bin/timeout", "-s", "KILL", "60"])
+        let run = try await Tool.run(
+            ["import", suite, "/dev/zero"], launcher: ["/usr/bin/timeout", "-s", "KILL", "60"])
         #expect(run.status == 1, "status \(run.status): \(run.errors)")
         #expect(run.errors.split(separator: "\n").count == 1 && run.errors.contains("64 MiB"), "\(run.errors)")
         #expect(try Data(contentsOf: Tool.file(of: suite)) == before)

@@ -69,7 +69,8 @@ struct Import: ParsableCommand {
             guard let chunk, !chunk.isEmpty else { return data }
             data += chunk
             guard data.count <= Self.limit else {
-                throw ToolError("cannot import \(file): it holds more than 64 MiB, more than a suite may; nothing was written")
+                throw ToolError(
+                    "cannot import \(file): it holds more than 64 MiB, more than a suite may; nothing was written")
             }
         }
     }

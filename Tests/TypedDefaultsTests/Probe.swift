@@ -6,6 +6,9 @@ enum Probe {
         var status: Int32
         var output: String
         var errors: String
+        /// When the process ended, taken as Foundation tells of it (on its own thread): the time
+        /// the awaiting test resumes comes later when other tests hold the cooperative threads.
+        var ended = Date.distantFuture
     }
 
     /// The helper sits beside the test bundle in the build folder.
@@ -102,12 +105,12 @@ enum Probe {
         process.environment = environment
         process.standardOutput = output
         process.standardError = errors
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        let (status, ended): (Int32, Date) = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, Date())) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
         return Result(
             status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
-            errors: try String(contentsOf: errorsFile, encoding: .utf8))
+            errors: try String(contentsOf: errorsFile, encoding: .utf8), ended: ended)
     }
 }

@@ -390,32 +390,15 @@ import Testing
     static func runThisBinary(
         filter: String, killAfter: Double, environment: [String: String?] = [:]
     ) async throws -> ProbeRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        process.environment = Probe.environment(
-            environment.merging(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 })
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        let killed = Counter()
-        let (status, ended): (Int32, Date) = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, Date())) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) {
-                guard process.isRunning else { return }
-                killed.increment()
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
-        let printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        let run = try await Probe.run(
+            ["--testing-library", "swift-testing", "--filter", filter],
+            environment: Probe.environment(
+                environment.merging(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }),
+            executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), killAfter: killAfter)
+        let printed = run.output + run.errors
         return ProbeRun(
-            status: status, crashed: process.terminationReason == .uncaughtSignal && killed.value == 0,
-            timedOut: killed.value > 0, output: printed, errors: printed, ended: ended)
+            status: run.status, crashed: run.crashed, timedOut: run.timedOut, output: printed, errors: printed,
+            ended: run.ended)
     }
 
     struct ProbeRun {
@@ -433,42 +416,12 @@ import Testing
         _ arguments: [String], environment: [String: String?] = [:], killAfter: Double = 60,
         launcher: [String] = []
     ) async throws -> ProbeRun {
-        let folder = try privateFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (outputFile, errorsFile) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputFile)
-        let errors = try FileHandle(forWritingTo: errorsFile)
-        defer {
-            try? output.close()
-            try? errors.close()
-        }
-        let process = Process()
-        if let command = launcher.first {
-            process.executableURL = URL(fileURLWithPath: command)
-            process.arguments = launcher.dropFirst() + [Probe.executable.path] + arguments
-        } else {
-            process.executableURL = Probe.executable
-            process.arguments = arguments
-        }
-        process.environment = Probe.environment(environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 })
-        process.standardOutput = output
-        process.standardError = errors
-        let killed = Counter()
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) {
-                guard process.isRunning else { return }
-                killed.increment()
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
+        let run = try await Probe.run(
+            arguments, environment: Probe.environment(environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }),
+            launcher: launcher, killAfter: killAfter)
         return ProbeRun(
-            status: status, crashed: process.terminationReason == .uncaughtSignal && killed.value == 0,
-            timedOut: killed.value > 0, output: try String(contentsOf: outputFile, encoding: .utf8),
-            errors: String(decoding: try Data(contentsOf: errorsFile), as: UTF8.self))
+            status: run.status, crashed: run.crashed, timedOut: run.timedOut, output: run.output, errors: run.errors,
+            ended: run.ended)
     }
 }
 

@@ -9,6 +9,9 @@ enum Probe {
         /// When the process ended, taken as Foundation tells of it (on its own thread): the time
         /// the awaiting test resumes comes later when other tests hold the cooperative threads.
         var ended = Date.distantFuture
+        /// Whether it ended by a signal of its own (a crash), and whether `run`'s `killAfter` ended it.
+        var crashed = false
+        var timedOut = false
     }
 
     /// The helper sits beside the test bundle in the build folder.
@@ -76,8 +79,13 @@ enum Probe {
 
     /// Runs the helper to the end, with `environment` in place of this process's, and through
     /// `launcher` when given (a command that runs the rest of its arguments, such as `setpriv`).
+    /// - Parameters:
+    ///   - executable: the program to run, the helper unless given (a test binary runs itself).
+    ///   - killAfter: when given, the program is killed (SIGKILL) if it still runs that long after
+    ///     its start, and the result says it `timedOut`.
     static func run(
-        _ arguments: [String], environment: [String: String]? = nil, launcher: [String] = []
+        _ arguments: [String], environment: [String: String]? = nil, launcher: [String] = [],
+        executable: URL = Probe.executable, killAfter: Double? = nil
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -105,12 +113,21 @@ enum Probe {
         process.environment = environment
         process.standardOutput = output
         process.standardError = errors
+        let killed = Counter()
         let (status, ended): (Int32, Date) = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, Date())) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
+            if let killAfter {
+                DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) {
+                    guard process.isRunning else { return }
+                    killed.increment()
+                    kill(process.processIdentifier, SIGKILL)
+                }
+            }
         }
         return Result(
-            status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
-            errors: try String(contentsOf: errorsFile, encoding: .utf8), ended: ended)
+            status: status, output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errorsFile), as: UTF8.self), ended: ended,
+            crashed: process.terminationReason == .uncaughtSignal && killed.value == 0, timedOut: killed.value > 0)
     }
 }

@@ -113,9 +113,10 @@ enum FileWatcher {
                     let descriptor = inotify_init1(Int32(IN_CLOEXEC))
                     guard descriptor >= 0 else { return false }
                     state.descriptor = descriptor
-                    let reader = Thread { readEvents(descriptor) }
-                    reader.name = "TypedDefaults.fileWatcher"
-                    reader.start()
+                    Thread {
+                        nameCurrentThread("TD.fileWatcher")
+                        readEvents(descriptor)
+                    }.start()
                 }
                 let watched = Watched(id: state.nextID, fileName: file.lastPathComponent, handler: handler)
                 state.nextID += 1

@@ -81,6 +81,7 @@ enum TerminationFlush {
         let readEnd = descriptors[0]
         wakeDescriptor = descriptors[1]
         let watcher = Thread {
+            nameCurrentThread("TD.termination")
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
@@ -100,7 +101,6 @@ enum TerminationFlush {
             pthread_sigmask(SIG_UNBLOCK, &only, nil)
             kill(getpid(), signalNumber)
         }
-        watcher.name = "TypedDefaults.flushOnTermination"
         watcher.start()
     }
 }

@@ -99,9 +99,15 @@ import Testing
         let suite = "hostile.zero"
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent("\(suite).plist").path, withDestinationPath: "/dev/zero")
-        let touched = try await Self.runProbe(
+        var touched = try await Self.runProbe(
             ["touch", suite], environment: ["XDG_CONFIG_HOME": folder.path], killAfter: 60,
             launcher: ["/usr/bin/prlimit", "--as=2000000000", "--"])
+        // ThreadSanitizer starts no process with a limited address space: the limit is only a
+        // safety net, so such a build runs the probe without it.
+        if touched.errors.contains("ThreadSanitizer setrlimit() failed") {
+            touched = try await Self.runProbe(
+                ["touch", suite], environment: ["XDG_CONFIG_HOME": folder.path], killAfter: 60)
+        }
         #expect(!touched.timedOut && !touched.crashed, "status \(touched.status): \(touched.errors.prefix(300))")
         #expect(touched.output.contains("value default"), "\(touched.output) \(touched.errors.prefix(300))")
     }

@@ -392,48 +392,48 @@ import Testing
     }
 
     /// Runs this test binary again with only the tests `filter` names, and
-    /// `TYPEDDEFAULTS_HOSTILE_CHILD` set; kills it after `killAfter` seconds.
+    /// `TYPEDDEFAULTS_HOSTILE_CHILD` set; kills it after `killAfter` seconds. Its output is both
+    /// of the child's outputs, standard output first.
     static func runThisBinary(
         filter: String, killAfter: Double, environment: [String: String?] = [:]
-    ) async throws -> ProbeRun {
-        let run = try await Probe.run(
+    ) async throws -> Probe.Result {
+        var run = try await Probe.run(
             ["--testing-library", "swift-testing", "--filter", filter],
             environment: Probe.environment(
                 environment.merging(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }),
             executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), killAfter: killAfter)
-        let printed = run.output + run.errors
-        return ProbeRun(
-            status: run.status, crashed: run.crashed, timedOut: run.timedOut, output: printed, errors: printed,
-            ended: run.ended)
-    }
-
-    struct ProbeRun {
-        var status: Int32
-        var crashed: Bool
-        var timedOut: Bool
-        var output: String
-        var errors: String
-        /// When the process ended, as Foundation's own thread saw it (see ``Probe/Result/ended``).
-        var ended = Date.distantFuture
+        run.output += run.errors
+        return run
     }
 
     /// Runs DefaultsProbe, killing it after `killAfter` seconds; says whether it ended by a signal.
     static func runProbe(
         _ arguments: [String], environment: [String: String?] = [:], killAfter: Double = 60,
         launcher: [String] = []
-    ) async throws -> ProbeRun {
-        let run = try await Probe.run(
+    ) async throws -> Probe.Result {
+        try await Probe.run(
             arguments, environment: Probe.environment(environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }),
             launcher: launcher, killAfter: killAfter)
-        return ProbeRun(
-            status: run.status, crashed: run.crashed, timedOut: run.timedOut, output: run.output, errors: run.errors,
-            ended: run.ended)
+    }
+}
+
+/// A test backend that stores nothing: a commit gives back what its edit makes of an empty suite.
+protocol KeepsNothingBackend: DefaultsBackend {}
+
+extension KeepsNothingBackend {
+    func commit(
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        try edit(&values)
+        return values
     }
 }
 
 /// A dictionary backend whose `load()` hands an announcement of a change to a queue, as a
 /// backend that never calls back on the caller's thread does.
-final class AnnouncingBackend: DefaultsBackend, @unchecked Sendable {  // mutable state only under `lock`
+final class AnnouncingBackend: KeepsNothingBackend, @unchecked Sendable {  // mutable state only under `lock`
     let location = "hostile.announcing.\(UUID().uuidString)"
     let loads = Counter()
     private let lock = NSLock()
@@ -449,20 +449,11 @@ final class AnnouncingBackend: DefaultsBackend, @unchecked Sendable {  // mutabl
         return [:]
     }
 
-    func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
-        try edit(&values)
-        return values
-    }
-
     func observeChanges(_ changed: @escaping @Sendable () -> Void) { lock.withLock { handler = changed } }
 }
 
 /// A dictionary backend whose `load()` reads a key of its own store.
-final class SelfReadingBackend: DefaultsBackend, @unchecked Sendable {  // `store` set once before use
+final class SelfReadingBackend: KeepsNothingBackend, @unchecked Sendable {  // `store` set once before use
     let location = "hostile.selfReading.\(UUID().uuidString)"
     var store: DefaultsStore?
     private var reading = false
@@ -473,15 +464,6 @@ final class SelfReadingBackend: DefaultsBackend, @unchecked Sendable {  // `stor
             _ = store[DefaultsKey<Int>("configuration", default: 0)]
         }
         return [:]
-    }
-
-    func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
-        try edit(&values)
-        return values
     }
 
     func observeChanges(_ changed: @escaping @Sendable () -> Void) {}

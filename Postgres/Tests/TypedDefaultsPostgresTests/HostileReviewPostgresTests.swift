@@ -9,6 +9,41 @@ import TypedDefaultsPostgres
 /// the code it was written against (branch issue28-hostile, 8fd355b) and says what it shows. No
 /// PostgreSQL server is needed: the loopback `SilentServer` stands for one.
 @Suite struct HostileReviewPostgresTests {
+    /// What a child run of this test binary did: how it ended, when (taken on Foundation's own
+    /// thread: the test resumes later when other tests hold the cooperative threads), and what
+    /// it printed on either output.
+    struct ChildRun {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var ended: Date
+        var printed: String
+    }
+
+    /// Runs this test binary again with only the tests `filter` names, with
+    /// `TYPEDDEFAULTS_HOSTILE_CHILD` and `environment` set, to its end. Its output goes to a file,
+    /// so the child never blocks on a full pipe.
+    static func runThisBinary(filter: String, environment: [String: String] = [:]) async throws -> ChildRun {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let output = try FileHandle(forWritingTo: outputFile)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            environment.merging(["TYPEDDEFAULTS_HOSTILE_CHILD": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        ) { $1 }
+        process.standardOutput = output
+        process.standardError = output
+        let (status, ended): (Int32, Date) = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, Date())) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let printed = String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
+        return ChildRun(status: status, reason: process.terminationReason, ended: ended, printed: printed)
+    }
+
     /// A store on a `PostgresBackend` read for the first time on a SwiftNIO event-loop thread (a
     /// Vapor route handler, a channel handler, an `EventLoopFuture` callback; here a loop of a
     /// group of the test's own, not the backend's): the backend blocks on its futures with
@@ -19,24 +54,11 @@ import TypedDefaultsPostgres
     /// of event loops. The crash would end the test process, so the read runs in a child: this
     /// test binary again, running only `readOnAnEventLoopInAChild`.
     @Test func aReadOnAnEventLoopThreadDoesNotCrashTheProcess() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "readOnAnEventLoopInAChild"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TYPEDDEFAULTS_HOSTILE_CHILD"] = "1"
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let child = try await Self.runThisBinary(filter: "readOnAnEventLoopInAChild")
         #expect(
-            process.terminationReason == .exit && status == 0, "the child ended with \(status): \(printed.suffix(600))")
-        #expect(printed.contains("read on an event loop: 10"), "\(printed.suffix(600))")
+            child.reason == .exit && child.status == 0,
+            "the child ended with \(child.status): \(child.printed.suffix(600))")
+        #expect(child.printed.contains("read on an event loop: 10"), "\(child.printed.suffix(600))")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_CHILD"] != nil))
@@ -59,25 +81,11 @@ import TypedDefaultsPostgres
     /// committing), and that flush's deadline is the store's 5 s, not the exit's 2 s.
     @Test func anExitWhileAFlushWaitsForASilentServerEndsWithinTwoSeconds() async throws {
         let server = try SilentServer()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "writeThenExitOnASilentServer"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TYPEDDEFAULTS_HOSTILE_CHILD"] = "1"
-        environment["TYPEDDEFAULTS_HOSTILE_PORT"] = "\(server.port)"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
         let start = Date()
-        // The end is taken on Foundation's own thread: the test resumes later when other tests
-        // hold the cooperative threads.
-        let (status, ended): (Int32, Date) = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, Date())) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let took = ended.timeIntervalSince(start)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let child = try await Self.runThisBinary(
+            filter: "writeThenExitOnASilentServer", environment: ["TYPEDDEFAULTS_HOSTILE_PORT": "\(server.port)"])
+        let (status, printed) = (child.status, child.printed)
+        let took = child.ended.timeIntervalSince(start)
         let exitAt = printed.split(separator: "\n").first { $0.hasPrefix("exiting after ") }
             .flatMap { Double($0.dropFirst("exiting after ".count)) }
         let exitTook = took - (exitAt ?? 0)

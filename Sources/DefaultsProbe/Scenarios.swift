@@ -140,15 +140,16 @@ enum Scenario {
             say("flushed")
         case ("plainRewriter", let count?):
             // Plain UserDefaults, as another program uses it: it truncates and rewrites the
-            // whole file in place on each synchronize().
-            guard let seconds = arguments.dropFirst().first.flatMap(Double.init) else { return false }
+            // whole file in place on each synchronize(), until the file STOP exists (the test
+            // says when it has met enough rewrites), 120 s at most.
+            guard let stop = arguments.dropFirst().first else { return false }
             let plain = try UserDefaults.suite(named: suite)
             for index in 0..<count { plain.set(index, forKey: "plain.\(index)") }
             plain.synchronize()
             say("ready")
-            let end = Date().addingTimeInterval(seconds)
+            let end = Date().addingTimeInterval(120)
             var rounds = 0
-            while Date() < end {
+            while Date() < end, !FileManager.default.fileExists(atPath: stop) {
                 plain.set(rounds, forKey: "tick")
                 plain.synchronize()
                 rounds += 1

@@ -105,22 +105,30 @@ import Testing
     // MARK: Other writers
 
     /// A plain `UserDefaults` process truncates the file, then writes it; a commit that read the
-    /// empty file in between would drop every key of it.
+    /// empty file in between would drop every key of it. The plain writer goes on for 4 s and
+    /// until this test has committed twice: under ThreadSanitizer a first commit of the 20,000
+    /// keys once took longer than a fixed 4 s of rewrites, and met none.
     @Test(.enabled(if: isLinux)) func aPlainWriterRewritingInPlaceLosesNoKeyToOurCommits() throws {
         let suite = try TestSuite()
         let count = 20_000
-        let plain = try Probe.start("plainRewriter", suite.name, "\(count)", "4")
+        let stop = suite.plistURL.appendingPathExtension("stop")
+        defer { try? FileManager.default.removeItem(at: stop) }
+        let plain = try Probe.start("plainRewriter", suite.name, "\(count)", stop.path)
         #expect(plain.waitForLine { $0 == "ready" } != nil)
         let store = suite.store.durability(.immediate)
         // Commit whenever the file changes, and at once when it is caught empty.
         var last = PlistFile(url: suite.plistURL).identity()
         var commits = 0
+        let start = Date()
         while plain.process.isRunning {
             let now = PlistFile(url: suite.plistURL).identity()
             if now != last || now?.size == 0 {
                 UserDefault(wrappedValue: 0, "ours", store: store).wrappedValue = commits
                 commits += 1
                 last = PlistFile(url: suite.plistURL).identity()
+            }
+            if commits >= 2, Date().timeIntervalSince(start) >= 4 {
+                _ = FileManager.default.createFile(atPath: stop.path, contents: nil)
             }
         }
         #expect(plain.process.terminationStatus == 0)

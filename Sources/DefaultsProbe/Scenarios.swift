@@ -55,6 +55,11 @@ enum Scenario {
             let first = residentBytes()
             try churn(count..<(2 * count))
             say("resident \(warm) \(first) \(residentBytes())")
+        case ("immediate", _):
+            // One write that is on the device when the setter returns (a test traces the calls).
+            let durable = store.durability(.immediate)
+            UserDefault(wrappedValue: "", "value", store: durable).wrappedValue = arguments.first ?? "written"
+            say("written")
         case ("touch", _):
             // Loads the suite (meeting whatever file is there), then writes to it.
             say("value \(UserDefault(wrappedValue: "default", "value", store: store).wrappedValue)")

@@ -173,63 +173,26 @@ struct PlistFile: Sendable {
     }
 
     /// Writes `contents` to a new temporary file beside the suite and renames it over the
-    /// suite, so readers see the old file or the new one, never a mix. A suite file that is a
-    /// symlink stays one: its target is replaced. No contents removes a plain file, as corelibs
-    /// does. Call with the lock held: temporary files found then are left by a killed writer,
-    /// and are removed.
+    /// suite, so readers see the old file or the new one, never a mix, and a power cut leaves
+    /// one of the two (``DurableFile``); when this returns, the new file is on the device. A
+    /// suite file that is a symlink stays one: its target is replaced. No contents removes a
+    /// plain file, as corelibs does. Call with the lock held: temporary files found then are
+    /// left by a killed writer, and are removed.
     func replace(with contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)
             if contents.isEmpty, target == url {
-                if unlink(url.path) != 0, errno != ENOENT { throw SystemError.current }
+                try DurableFile.remove(url)
                 return
             }
             let data = try BinaryPropertyList.data(contents)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
-            let temporary = try writeTemporary(data, beside: target)
-            guard rename(temporary.path, target.path) == 0 else {
-                let error = SystemError.current
-                unlink(temporary.path)
-                throw error
-            }
+            try DurableFile.replace(target, with: data, newFileMode: 0o600)
         } catch {
             throw .writeFailed(path: url.path, underlying: error)
         }
-    }
-
-    /// Creates `.<name>.<pid>.<random>.tmp` beside `target` exclusively (never through a link
-    /// planted at that name), with mode 0600 from its first byte (or the mode `target` has),
-    /// and writes `data` to it.
-    private func writeTemporary(_ data: Data, beside target: URL) throws -> URL {
-        let name = ".\(target.lastPathComponent).\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(name)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SystemError.current }
-        var succeeded = false
-        defer {
-            close(descriptor)
-            if !succeeded { unlink(temporary.path) }
-        }
-        // Keep the mode the owner gave an existing file.
-        var status = stat()
-        if stat(target.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
-            guard fchmod(descriptor, status.st_mode & 0o777) == 0 else { throw SystemError.current }
-        }
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw SystemError.current
-                }
-                offset += written
-            }
-        }
-        succeeded = true
-        return temporary
     }
 
     /// Removes temporary files of this suite's that a writer killed mid-flush left behind. Only
@@ -303,7 +266,7 @@ struct PlistFile: Sendable {
         for suffix in ["", "-1", "-2", "-3"] {
             let aside = URL(fileURLWithPath: "\(url.path).corrupt-\(stamp)\(suffix)")
             guard !FileManager.default.fileExists(atPath: aside.path) else { continue }
-            return rename(url.path, aside.path) == 0 ? aside : nil
+            return DurableFile.move(url, to: aside) ? aside : nil
         }
         return nil
     }

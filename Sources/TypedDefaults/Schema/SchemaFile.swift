@@ -41,9 +41,9 @@ enum SchemaFile {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Atomic: a temporary file renamed over the schema (and over a symlink planted there,
-            // never through it).
-            try data.write(to: file, options: .atomic)
+            // A temporary file synced and renamed over the schema (and over a symlink planted
+            // there, never through it): after a power cut, the old schema or the new one.
+            try DurableFile.replace(file, with: data, newFileMode: 0o644)
         } catch {
             throw .writeFailed(path: file.path, underlying: error)
         }

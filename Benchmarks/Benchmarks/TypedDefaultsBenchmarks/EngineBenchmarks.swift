@@ -138,10 +138,31 @@ enum EngineBenchmarks {
         }
     }
 
-    /// One changed key made durable in a suite of 10, 1,000 and 5,000 keys: `flush()` against
-    /// `set` plus `synchronize()`.
+    /// One changed key made durable in a suite of 10, 1,000 and 10,000 keys: `flush()` of a
+    /// coalesced store, and a `.immediate` store's setter (each synced to the device, file and
+    /// folder), against `synchronize()` (which syncs the file it rewrites in place).
     private static func registerFlushes() {
-        for count in [10, 1_000, 5_000] {
+        for count in [10, 1_000, 10_000] {
+            registerBenchmark("Immediate write with \(count) keys", configuration: .single) {
+                try SizedSuite(keys: count)
+            } body: { benchmark, fixture in
+                let immediate = fixture.store.durability(.immediate)
+                let property = UserDefault(wrappedValue: 0, "key.0", store: immediate)
+                let next = property.wrappedValue + 1
+                benchmark.startMeasurement()
+                property.wrappedValue = next
+                benchmark.stopMeasurement()
+            }
+            registerBenchmark("Immediate write with \(count) keys raw", configuration: .single) {
+                try SizedSuite(keys: count)
+            } body: { benchmark, fixture in
+                let defaults = fixture.rawSuite.defaults.defaults
+                let next = defaults.integer(forKey: "key.0") + 1
+                benchmark.startMeasurement()
+                defaults.set(next, forKey: "key.0")
+                defaults.synchronize()
+                benchmark.stopMeasurement()
+            }
             registerBenchmark("Flush with \(count) keys", configuration: .single) {
                 try SizedSuite(keys: count)
             } body: { benchmark, fixture in

@@ -54,10 +54,16 @@ enum DurableFile {
     }
 
     /// Syncs the folder holding `url`, so that a rename or removal in it survives a power cut.
+    /// A folder this process may write in but not read (mode 0300) cannot be opened to be
+    /// synced: there the file's contents are on the device and its rename follows with the file
+    /// system's next commit, as for any program that writes there.
     static func syncFolder(of url: URL) throws(SystemError) {
         let folder = url.deletingLastPathComponent()
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .current }
+        guard descriptor >= 0 else {
+            if errno == EACCES || errno == EPERM { return }
+            throw .current
+        }
         defer { close(descriptor) }
         try sync(descriptor, for: url, step: .folder)
     }

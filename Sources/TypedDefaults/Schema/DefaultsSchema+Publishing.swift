@@ -103,6 +103,13 @@ extension DefaultsSchema.Key {
         // An archive's bytes differ each time it is made: listed, it would change the file at
         // every launch. Its formatted default says what it is.
         let isArchive = if case .keyedArchive = valueType { true } else { false }
+        // A Codable value's members, as its default shows them.
+        var jsonShape: DefaultsSchema.JSONShape?
+        if valueType == .json || valueType == .optional(.json), case .string(let text)? = storedDefault,
+            let defaultValue
+        {
+            jsonShape = DefaultsSchema.JSONShape(json: text, of: defaultValue)
+        }
         self.init(
             name: name, swiftType: String(describing: Value.self), valueType: valueType, title: title, info: info,
             defaultValue: isArchive ? nil : storedDefault,
@@ -118,7 +125,7 @@ extension DefaultsSchema.Key {
                 options.compactMap { option in
                     stored(option.value).map { DefaultsSchema.Option(value: $0, title: option.title) }
                 }
-            })
+            }, jsonShape: jsonShape)
     }
 }
 

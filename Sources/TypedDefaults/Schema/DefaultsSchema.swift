@@ -60,12 +60,16 @@ extension DefaultsSchema {
         /// The values a setting with options takes (an enum's cases, or a declared list), in
         /// its order; `nil` for a key that takes any value of its type.
         public var options: [Option]?
+        /// The JSON a `Codable` value is stored as, from its default (``ValueType/json`` only):
+        /// a value written without a member it needs, or with one of another type, is refused.
+        public var jsonShape: JSONShape?
 
         public init(
             name: String, swiftType: String, valueType: ValueType, title: String = "", info: String = "",
             defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil,
-            options: [Option]? = nil
+            options: [Option]? = nil, jsonShape: JSONShape? = nil
         ) {
+            self.jsonShape = jsonShape
             self.name = name
             self.swiftType = swiftType
             self.valueType = valueType
@@ -85,10 +89,13 @@ extension DefaultsSchema {
         /// // 100 is outside the range 8 to 72
         /// ```
         ///
-        /// The check is of the stored form: a `Codable` value must be JSON, but only the
-        /// program can tell whether it decodes.
+        /// The check is of the stored form: a `Codable` value must be JSON with the members
+        /// its default has (``jsonShape``), but only the program can tell whether it decodes.
         public func problem(with value: DefaultsStoredValue) -> String? {
             if let problem = valueType.problem(with: value) { return problem }
+            if let jsonShape, case .string(let text) = value, let problem = jsonShape.problem(withJSON: text) {
+                return problem
+            }
             if let options, !options.contains(where: { $0.value.isSameValue(as: value) }) {
                 let listed = options.map { $0.value.json() }.joined(separator: ", ")
                 return "\(value.json()) is not one of the options: \(listed)"

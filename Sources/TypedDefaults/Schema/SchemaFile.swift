@@ -114,6 +114,7 @@ enum SchemaFile {
                         }
                     )))
         }
+        if let shape = key.jsonShape { members.append(.init("jsonShape", json(shape))) }
         return .object(members)
     }
 
@@ -172,7 +173,8 @@ enum SchemaFile {
             valueType: try valueType(from: try Object(try object.member("valueType"), "\(object.path).valueType")),
             title: try object.string("title"), info: try object.string("info"),
             defaultValue: try object.optional("default").map { try DefaultsStoredValue($0) },
-            formattedDefaultValue: try object.string("formattedDefault"), range: range, options: options)
+            formattedDefaultValue: try object.string("formattedDefault"), range: range, options: options,
+            jsonShape: try object.optional("jsonShape").map { try shape(from: $0, at: "\(object.path).jsonShape") })
     }
 
     private static func valueType(from object: Object) throws -> DefaultsSchema.ValueType {

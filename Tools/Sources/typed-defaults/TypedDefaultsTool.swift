@@ -44,11 +44,28 @@ struct TypedDefaultsTool: ParsableCommand {
     static func main() {
         let arguments = takeArguments()
         do {
+            try checkCommandName(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             Foundation.exit(report(error, arguments: arguments))
         }
+    }
+
+    /// Every name a command answers to: its own and its aliases (`get`, `set`, `monitor`).
+    static var commandNames: [String] {
+        ["help"] + configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+    }
+
+    /// Refuses an unknown command with the nearest real one, as git does ("did you mean 'read'?").
+    private static func checkCommandName(_ arguments: [String]) throws {
+        guard let named = arguments.first, !named.hasPrefix("-"), !commandNames.contains(named) else { return }
+        let nearest = commandNames.map { (name: $0, distance: CommandSpelling.distance(named, $0)) }
+            .min { $0.distance < $1.distance }
+        if let nearest, nearest.distance <= max(2, named.count / 3) {
+            throw ToolError.usage("unknown command '\(named)'; did you mean '\(nearest.name)'?")
+        }
+        throw ToolError.usage("unknown command '\(named)'")
     }
 
     /// The command line's arguments, read from `argv` before anything reads

@@ -23,7 +23,7 @@ import TypedDefaults
         let (suite, store) = try Tool.suite()
         #expect(try await Tool.run("write", suite, "kept", "--int", "1").status == 0)
         let usage: [([String], String, String)] = [
-            (["frob"], "unexpected argument 'frob'", "typed-defaults --help"),
+            (["frob"], "unknown command 'frob'", "typed-defaults --help"),
             (["--bogus"], "unknown option '--bogus'", "typed-defaults --help"),
             (["read", "--bogus"], "unknown option '--bogus'", "typed-defaults help read"),
             (["write"], "missing expected argument '<suite>'", "typed-defaults help write"),

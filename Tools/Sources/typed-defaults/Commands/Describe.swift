@@ -5,7 +5,8 @@ struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe a key the suite's published schema declares.",
         discussion: """
-            Prints the title, info, type, default, range or options, and current value.
+            Prints the title, info, type, default, range or options, the JSON shape of a Codable \
+            value (a member marked ? may be missing or null), and the current value.
 
             Example:
               typed-defaults describe com.example.app fontSize
@@ -30,6 +31,7 @@ struct Describe: ParsableCommand {
                 "range: \(ValueDisplay.text(range.min)) to \(ValueDisplay.text(range.max)), step \(ValueDisplay.text(range.step))"
             )
         }
+        if let shape = declared.jsonShape { Output.line("shape: \(shape)") }
         if let options = declared.options {
             let listed = options.map { option in
                 let value = ValueDisplay.line(option.value)

@@ -6,8 +6,10 @@ struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a suite, or one key's value.",
         discussion: """
-            Without a suite, prints every suite. Values TypedDefaults stores are shown as they were \
-            written: Codable values as JSON, an explicit nil as nil, archived objects as their class \
+            Without a suite, prints every suite. One key's string or date is printed as it is, \
+            unquoted, as macOS defaults prints it (x=$(typed-defaults read SUITE KEY) takes the text \
+            itself); inside arrays and dictionaries strings are quoted where needed. Values \
+            TypedDefaults stores are shown as they were written: Codable values as JSON, an explicit nil as nil, archived objects as their class \
             and size. Keys a published schema declares and the suite does not store show their \
             defaults, marked /* default */.
 
@@ -23,7 +25,9 @@ struct Read: ParsableCommand {
               typed-defaults read com.example.app fontSize
               typed-defaults read com.example.app --json > backup.json
               typed-defaults write com.example.app fontSize --json "$(typed-defaults read other.app fontSize --json)"
-            """)
+            """,
+        // As `gsettings get` is spelled.
+        aliases: ["get"])
 
     @Argument(help: "The suite.") var suite: String?
     @Argument(help: "The key.") var key: String?
@@ -57,7 +61,7 @@ struct Read: ParsableCommand {
         guard let value = values[DefaultsStoredKey(key)] else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
-        Output.line(ValueDisplay.text(value))
+        Output.line(ValueDisplay.topLevelText(value))
     }
 
     /// The suite's stored values, or one key's, in the exact JSON form.

@@ -12,7 +12,9 @@ struct Watch: ParsableCommand {
             Examples:
               typed-defaults watch com.example.app
               typed-defaults watch com.example.app fontSize theme
-            """)
+            """,
+        // As `gsettings monitor` is spelled.
+        aliases: ["monitor"])
 
     @Argument(help: "The suite.") var suite: String
     @Argument(help: "The keys to watch; without any, every key.") var keys: [String] = []

@@ -6,20 +6,25 @@ struct Write: ParsableCommand {
         abstract: "Write a key's value.",
         discussion: """
             The value is read as the type flag says; without one, as the type the suite's published \
-            schema declares, else as a string. With a schema, a value of the wrong type, outside \
+            schema declares, else as the type of the value stored under the key (a stored integer \
+            stays an integer; a value that does not parse as one is refused), else as a string. With a schema, a value of the wrong type, outside \
             the declared range or not one of the declared options is refused, as is a key the schema does not declare (--force writes \
             anyway). A suite whose file does not parse is left as it is.
 
-            Examples:
-              typed-defaults write com.example.app fontSize 14          (typed by the schema)
+            Examples (typed by the schema, else by the value stored there):
+              typed-defaults write com.example.app fontSize 14
+            A type flag goes after the key, as macOS defaults takes it:
+              typed-defaults write com.example.app fontSize -int 14
               typed-defaults write com.example.app fontSize --int 14
+            Collections, JSON, an explicit nil, a value that starts with --:
               typed-defaults write com.example.app tags --array red green
               typed-defaults write com.example.app limits --dict --int low 1 high 9
               typed-defaults write com.example.app profile --json '{"name": "Ada"}'
-              typed-defaults write com.example.app nickname --json null  (an explicit nil)
-              typed-defaults write com.example.app -int count 3         (macOS spelling)
-              typed-defaults write com.example.app note -- --verbose    (a value starting with --)
-            """)
+              typed-defaults write com.example.app nickname --json null
+              typed-defaults write com.example.app note -- --verbose
+            """,
+        // As `gsettings set` is spelled.
+        aliases: ["set"])
 
     @Argument(help: "The suite.") var suite: String
     @Argument(help: "The key.") var key: String
@@ -45,11 +50,52 @@ struct Write: ParsableCommand {
                 "the schema of \(schema.suite) declares no key \(key) (see typed-defaults list-keys \(suite)); "
                     + "--force writes it anyway")
         }
-        let value = try ValueInput(type: type, collection: collection, declared: declared?.valueType).value(
-            from: values)
+        // Without a type flag or a schema, a key keeps the type of the value stored there: a
+        // stored integer is not replaced by the string "7".
+        let stored = declared == nil && type == nil ? storedType(in: store) : nil
+        let value: DefaultsStoredValue
+        do {
+            value = try ValueInput(type: type, collection: collection, declared: declared?.valueType ?? stored)
+                .value(from: values)
+        } catch let error as ToolError where stored != nil && !error.isUsage {
+            throw ToolError(
+                "\(key) holds \(Self.article(stored)) and \(error); nothing was written (--string, or another "
+                    + "type flag, writes a value of another type)")
+        }
         if let declared, let problem = declared.problem(with: value) {
             throw ToolError("cannot write \(key): \(problem); nothing was written")
         }
         try Suites.edit(store) { $0[DefaultsStoredKey(key)] = value }
+    }
+
+    /// The type of the value stored under the key, as a schema would declare it; `nil` when
+    /// nothing, or an explicit `nil`, is stored, or the suite cannot be read (then the write
+    /// itself fails, saying why, and writes nothing).
+    private func storedType(in store: DefaultsStore) -> DefaultsSchema.ValueType? {
+        guard let value = (try? Suites.values(of: store))?[DefaultsStoredKey(key)] else { return nil }
+        switch (value.encoding, value) {
+        case (.explicitNil, _): return nil
+        case (.json, _): return .json
+        case (.keyedArchive(let className), _): return .keyedArchive(className: className)
+        case (_, .string): return .string
+        case (_, .integer), (_, .unsignedInteger): return .integer(lowest: .min, highest: .max)
+        case (_, .real): return .real
+        case (_, .boolean): return .boolean
+        case (_, .date): return .date
+        case (_, .data): return .data
+        case (_, .array): return .array(of: .any)
+        case (_, .dictionary): return .dictionary(of: .any)
+        }
+    }
+
+    /// "an integer", "a string holding JSON": the stored value's type in a sentence.
+    private static func article(_ type: DefaultsSchema.ValueType?) -> String {
+        let name: String
+        switch type {
+        case .integer?: name = "integer"
+        case let type?: name = "\(type)"
+        case nil: name = "value"
+        }
+        return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
 }

@@ -36,6 +36,18 @@ enum ValueDisplay {
         }
     }
 
+    /// One key's value as `defaults read DOMAIN KEY` prints it: a string or a date as it is,
+    /// unquoted, so that a script's `x=$(typed-defaults read …)` gets the text itself; anything
+    /// else as ``text(_:indent:)`` shows it.
+    static func topLevelText(_ value: DefaultsStoredValue) -> String {
+        guard value.encoding == .plain else { return text(value) }
+        switch value {
+        case .string(let string): return string
+        case .date(let date): return dateText(date) ?? text(value)
+        default: return text(value)
+        }
+    }
+
     /// The value as its declared type shows it: a date TypedDefaults stored as seconds since
     /// 2001 (on Linux) as a date.
     static func presented(_ value: DefaultsStoredValue, as declared: DefaultsSchema.ValueType?) -> DefaultsStoredValue {

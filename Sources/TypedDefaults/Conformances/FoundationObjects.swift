@@ -146,14 +146,15 @@ enum FoundationObject {
         if let entries = object as? NSDictionary {
             var result: [String: Any] = [:]
             for (key, value) in entries {
-                guard let key = key as? String else { return NotAPropertyListMarker() }
+                guard let key = key as? String else {
+                    return StoredObject.NotAPropertyListObject(
+                        found: "a key of type \(StoredObject.typeName(of: key)) (\(key)) in a dictionary")
+                }
                 result[key] = propertyList(value)
             }
             return result
         }
-        return NotAPropertyListMarker()
+        // Refused by the encode, which names it and where it is.
+        return object
     }
-
-    /// Stands in for an object that is no property list, so the encode refuses the whole value.
-    struct NotAPropertyListMarker {}
 }

@@ -21,25 +21,43 @@ enum Conversion {
         } catch {
             return .failure(.encodingFailed(key: key, underlying: error))
         }
-        switch StoredObject.storageProblem(object) {
-        case .notAPropertyList?:
-            return .failure(.encodingFailed(key: key, underlying: NotAPropertyList(type: type(of: object))))
-        case .nestedTooDeeply?:
-            return .failure(.encodingFailed(key: key, underlying: NestedTooDeeply()))
-        case nil:
-            break
+        if let problem = StoredObject.storageProblem(object) {
+            return .failure(.encodingFailed(key: key, underlying: problem.error(valueType: "\(Value.self)")))
         }
         return .success(PropertyList(object))
     }
 }
 
-/// An object that is no property list: a custom ``DefaultsValue`` produced one (`UserDefaults`
-/// would crash on it), or the file writer met one.
+/// An object that is no property list, and where it is: a custom ``DefaultsValue`` produced one
+/// (`UserDefaults` would crash on it), a Foundation collection holds one, or the file writer met
+/// one. Says so in the program's terms: the type it wrote, the path inside the value, and what
+/// is there.
 struct NotAPropertyList: Error, CustomStringConvertible {
-    var type: Any.Type
+    /// The type of the value the program wrote (`NSDictionary`, `[String: DefaultsStoredValue]`),
+    /// when known.
+    var valueType: String?
+    /// Where in the value: `["prefs"][2]`; empty for the value itself.
+    var path: String = ""
+    /// What is there: `UUID`, `NSNull`, `a Date as a dictionary key`.
+    var found: String
+
+    init(valueType: String? = nil, path: String = "", found: String) {
+        self.valueType = valueType
+        self.path = path
+        self.found = found
+    }
+
+    /// For an object met without its context.
+    init(type: Any.Type) {
+        self.init(found: String(describing: type))
+    }
 
     var description: String {
-        "\(type) is not a property-list type"
+        let whole = valueType.map { "the \($0)" } ?? "the value"
+        let problem =
+            path.isEmpty ? "\(whole) is stored as \(found)" : "\(whole) holds \(found) at \(path)"
+        return problem + ", which a property list cannot hold (strings, numbers, booleans, dates, data, "
+            + "and arrays and dictionaries of them, with string keys)"
     }
 }
 

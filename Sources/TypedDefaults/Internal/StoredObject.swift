@@ -139,38 +139,80 @@ enum StoredObject {
     /// Why `object` cannot be stored, or `nil` when it can: it holds something that is no
     /// property list (`UserDefaults.set` would crash on it), or its arrays and dictionaries nest
     /// deeper than ``maximumNestingDepth``. One walk over the value checks both, and stops at
-    /// that depth, so a hostile value cannot exhaust the stack.
+    /// that depth, so a hostile value cannot exhaust the stack. The problem says where in the
+    /// value it is.
     static func storageProblem(_ object: Any, depth: Int = 0) -> StorageProblem? {
         // Swift's own scalar types by exact type first: each `is` below is a dynamic cast, and
         // checking a written `Int` by casts cost more than the rest of the write.
         let kind = ObjectIdentifier(type(of: object))
         if scalarTypes.contains(where: { $0 == kind }) { return nil }
-        let children: [Any]
+        let children: [(step: String, child: Any)]
         switch object {
         case is String, is Data, is Date, is Bool, is Int, is Int64, is UInt64, is Double, is Float:
             return nil
         case let elements as [Any]:
-            children = elements
+            children = elements.enumerated().map { ("[\($0.offset)]", $0.element) }
         case let entries as [String: Any]:
-            children = Array(entries.values)
+            children = entries.sorted { $0.key < $1.key }.map { ("[\(String(reflecting: $0.key))]", $0.value) }
         case let exact as ExactDictionary:
-            children = Array(exact.entries.values)
+            children = exact.entries.sorted { $0.key < $1.key }.map {
+                ("[\(String(reflecting: $0.key.name))]", $0.value)
+            }
+        case let refused as NotAPropertyListObject:
+            return .notAPropertyList(path: "", found: refused.found)
         default:
-            return .notAPropertyList
+            return .notAPropertyList(path: "", found: typeName(of: object))
         }
         guard depth < maximumNestingDepth else { return .nestedTooDeeply }
-        for child in children {
-            if let problem = storageProblem(child, depth: depth + 1) { return problem }
+        for (step, child) in children {
+            switch storageProblem(child, depth: depth + 1) {
+            case .notAPropertyList(let path, let found)?: return .notAPropertyList(path: step + path, found: found)
+            case let problem?: return problem
+            case nil: continue
+            }
         }
         return nil
+    }
+
+    /// The name of `object`'s type as a program writes it: `Date` for an `NSDate`, `NSNull`,
+    /// `UUID`, `Set<Int>`.
+    static func typeName(of object: Any) -> String {
+        switch object {
+        case is Date: return "Date"
+        case is Data: return "Data"
+        case is String: return "String"
+        case is NSNull: return "NSNull"
+        default: break
+        }
+        if number(object) != nil { return "a number" }
+        let name = String(describing: type(of: object))
+        // corelibs' private subclasses (`__NSCFString`, `__SwiftValue`) mean nothing to a reader.
+        return name.hasPrefix("__") ? String(describing: type(of: object as AnyObject)) : name
+    }
+
+    /// Stands in for a part of a Foundation object that is no property list (a dictionary key
+    /// that is not a string), so that the write is refused saying what it was.
+    struct NotAPropertyListObject {
+        let found: String
     }
 
     private static let scalarTypes = [
         String.self, Int.self, Double.self, Bool.self, Date.self, Data.self, Int64.self, UInt64.self, Float.self,
     ].map { ObjectIdentifier($0) }
 
-    enum StorageProblem {
-        case notAPropertyList
+    enum StorageProblem: Equatable {
+        /// What was found at `path` (`["prefs"][2]`, empty for the value itself).
+        case notAPropertyList(path: String, found: String)
         case nestedTooDeeply
+
+        /// The error a refused write reports; `valueType` is the type the program wrote.
+        func error(valueType: String?) -> any Error {
+            switch self {
+            case .notAPropertyList(let path, let found):
+                NotAPropertyList(valueType: valueType, path: path, found: found)
+            case .nestedTooDeeply:
+                NestedTooDeeply()
+            }
+        }
     }
 }

@@ -30,9 +30,7 @@ public struct DefaultsMigrationValues {
         for (key, object) in work.changes {
             guard let object = object?.object else { continue }
             if let problem = StoredObject.storageProblem(object) {
-                let error: any Error =
-                    problem == .nestedTooDeeply ? NestedTooDeeply() : NotAPropertyList(type: type(of: object))
-                throw DefaultsError.encodingFailed(key: key.name, underlying: error)
+                throw DefaultsError.encodingFailed(key: key.name, underlying: problem.error(valueType: nil))
             }
         }
         return work

@@ -56,6 +56,29 @@ import Testing
                 of: "/f/s.plist")?.folderSyncedAfter == false)
     }
 
+    /// The first write into a preferences folder that does not exist yet makes it, and syncs
+    /// each folder it made into its parent, so the suite does not vanish with a new folder.
+    @Test(.enabled(if: isLinux && (strace != nil || mustRun), "needs strace (CI installs it)"))
+    func aNewPreferencesFolderIsSyncedIntoItsParent() async throws {
+        let strace = try #require(Self.strace, "CI=true: strace must be installed")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("new-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let made = scratch.appendingPathComponent("a/b")
+        let trace = scratch.appendingPathComponent("trace")
+        let run = try await Probe.run(
+            [
+                "-f", "-o", trace.path, "-e", "trace=mkdir,mkdirat,openat,fsync", Probe.executable.path, "immediate",
+                "suite", "durable",
+            ], environment: Probe.environment(["XDG_CONFIG_HOME": made.path]), executable: URL(fileURLWithPath: strace))
+        #expect(run.status == 0, "\(run.errors)")
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        let calls = SyscallTrace(text)
+        for folder in [scratch.appendingPathComponent("a"), made] {
+            #expect(calls.madeAndSyncedIntoParent(folder.path), "\(folder.path) not synced into its parent:\n\(text)")
+        }
+    }
+
     /// A sync that fails (`EIO` from the device) is a failed write: the suite's file stays as it
     /// was, no temporary file is left, the change stays pending and is written by the next flush.
     @Test func aFailedSyncLeavesTheOldFileAndTheChangePending() throws {
@@ -99,13 +122,71 @@ import Testing
         DurableFile.injectedFailures.withLock { $0[failing] = EIO }
         let (_, reported) = ReportedErrors.during { value.wrappedValue = 1 }
         DurableFile.injectedFailures.withLock { $0[failing] = nil }
-        #expect(reported.contains { if case .writeFailed = $0 { true } else { false } }, "\(reported)")
+        // The new file is in place: the error says so rather than "nothing was written".
+        guard case .writeFailed(_, let underlying as DefaultsUnconfirmedWrite)? = reported.first else {
+            Issue.record("expected an unconfirmed write, reported \(reported)")
+            return
+        }
+        #expect("\(underlying)".hasPrefix("the new contents are in place, but the device did not confirm"))
         #expect(value.wrappedValue == 1)
         try store.flush()
         let stored =
             try PropertyListSerialization.propertyList(
                 from: try Data(contentsOf: suite.plistURL), format: nil) as? [String: Any]
         #expect(stored?["value"] as? Int == 1)
+    }
+}
+
+extension DeviceSyncTests {
+    /// A commit that finds the value it writes already in the file (another program wrote it,
+    /// perhaps without a sync) still syncs the file before it returns.
+    @Test func aWriteOfWhatTheFileHoldsSyncsTheFileAsItIs() throws {
+        let suite = try TestSuite()
+        // Written as a program that does not sync would write it.
+        let data = try PropertyListSerialization.data(fromPropertyList: ["k": "v"], format: .binary, options: 0)
+        try data.write(to: suite.plistURL)
+        let failing = DurableFile.InjectedFailure(path: suite.plistURL.standardizedFileURL.path, step: .newContents)
+        DurableFile.injectedFailures.withLock { $0[failing] = EIO }
+        defer { DurableFile.injectedFailures.withLock { $0[failing] = nil } }
+        #expect(throws: DefaultsError.self) { try suite.store.editStoredValues { $0["k"] = .string("v") } }
+        DurableFile.injectedFailures.withLock { $0[failing] = nil }
+        try suite.store.editStoredValues { $0["k"] = .string("v") }
+        #expect(try Data(contentsOf: suite.plistURL) == data, "the file is synced, not rewritten")
+    }
+
+    /// Two suites that are links to one file, in one folder or two, take one lock, beside the
+    /// file: each commit merges the other's keys, and neither removes the other's temporary file.
+    @Test func twoLinksToOneSuiteFileShareItsLock() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("shared.plist")
+        let (first, second) = (try TestSuite(), try TestSuite())
+        defer {
+            try? FileManager.default.removeItem(at: first.plistURL)
+            try? FileManager.default.removeItem(at: second.plistURL)
+        }
+        for suite in [first, second] {
+            try FileManager.default.createSymbolicLink(at: suite.plistURL, withDestinationURL: target)
+        }
+        #expect(PlistFile(url: first.plistURL).lockURL == PlistFile(url: second.plistURL).lockURL)
+        let count = 150
+        let (_, reported) = await ReportedErrors.whileAwaiting {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, suite) in [first, second].enumerated() {
+                    let store = suite.store.durability(.immediate)
+                    group.addTask {
+                        for key in 0..<count {
+                            UserDefault(wrappedValue: 0, "s\(index).\(key)", store: store).wrappedValue = key
+                        }
+                    }
+                }
+            }
+        }
+        #expect(reported.isEmpty, "\(reported.prefix(3))")
+        let stored = try PropertyListSerialization.propertyList(from: Data(contentsOf: target), format: nil)
+        let keys = (stored as? [String: Any])?.keys.filter { $0.hasPrefix("s") } ?? []
+        #expect(keys.count == 2 * count, "\(2 * count - keys.count) keys lost")
     }
 }
 
@@ -179,6 +260,23 @@ struct SyscallTrace {
             return calls[index...].contains { $0.name == "fsync" && $0.arguments == call.result }
         }
         return (synced ?? false, folderSynced)
+    }
+
+    /// Whether `folder` was made, and its parent then opened and synced.
+    func madeAndSyncedIntoParent(_ folder: String) -> Bool {
+        guard
+            let made = calls.firstIndex(where: {
+                $0.name.hasPrefix("mkdir") && Self.quoted($0.arguments).first == folder
+            })
+        else { return false }
+        let parent = (folder as NSString).deletingLastPathComponent
+        return calls[made...].indices.contains { index in
+            let call = calls[index]
+            guard call.name == "openat", Self.quoted(call.arguments).first == parent,
+                call.arguments.contains("O_DIRECTORY")
+            else { return false }
+            return calls[index...].contains { $0.name == "fsync" && $0.arguments == call.result }
+        }
     }
 
     /// The quoted strings among `arguments`.

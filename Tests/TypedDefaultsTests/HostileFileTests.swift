@@ -234,7 +234,12 @@ import Testing
         #expect(stored["new"] as? String == "value")
         var status = stat()
         #expect(stat(target.path, &status) == 0 && status.st_mode & 0o777 == 0o644, "the owner's mode is kept")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: repository.path) == ["app.plist"])
+        // The lock is beside the file that is replaced, which every link to it shares; no
+        // temporary file is left.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: repository.path).sorted() == [
+                "app.plist", "app.plist.lock",
+            ])
     }
 
     // MARK: Where the file is, and what it may be called

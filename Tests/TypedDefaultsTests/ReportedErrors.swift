@@ -63,4 +63,12 @@ enum ReportedErrors {
         let result = try $recorder.withValue(recorder) { try body() }
         return (result, recorder.all)
     }
+
+    /// The same for an asynchronous body; its child tasks report to the same recorder.
+    static func whileAwaiting<Result>(_ body: () async throws -> Result) async rethrows -> (Result, [DefaultsError]) {
+        _ = handlerInstalled
+        let recorder = Recorder(reaction: {})
+        let result = try await $recorder.withValue(recorder) { try await body() }
+        return (result, recorder.all)
+    }
 }

@@ -26,23 +26,56 @@ enum DurableFile {
     ///   - target: the path the new file takes.
     ///   - data: its bytes.
     ///   - newFileMode: the mode a new file gets; an existing regular file's mode is kept.
-    static func replace(_ target: URL, with data: Data, newFileMode: mode_t) throws(SystemError) {
+    static func replace(_ target: URL, with data: Data, newFileMode: mode_t) throws {
         let temporary = try writeTemporary(data, beside: target, newFileMode: newFileMode)
         guard rename(temporary.path, target.path) == 0 else {
             let error = SystemError.current
             unlink(temporary.path)
             throw error
         }
-        try syncFolder(of: target)
+        do {
+            try syncFolder(of: target)
+        } catch {
+            throw DefaultsUnconfirmedWrite(underlying: error)
+        }
+    }
+
+    /// Syncs the file at `url` as it is, and its folder: for a commit that found the contents
+    /// it was asked to write already there, written perhaps by a program that does not sync.
+    static func syncInPlace(_ url: URL) throws(SystemError) {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // No file (an empty suite) is synced by syncing the folder.
+            if errno == ENOENT { return try syncFolder(of: url) }
+            throw .current
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+        try sync(descriptor, for: url, step: .newContents)
+        try syncFolder(of: url)
     }
 
     /// Removes the file at `url` (nothing there is no error) and syncs its folder.
     static func remove(_ url: URL) throws(SystemError) {
-        if unlink(url.path) != 0 {
-            guard errno == ENOENT else { throw .current }
-            return
-        }
+        // Gone already (a removal retried after its folder's sync failed): the folder is synced.
+        if unlink(url.path) != 0, errno != ENOENT { throw .current }
         try syncFolder(of: url)
+    }
+
+    /// Makes the folder `folder` (and those above it) and syncs each new one into its parent,
+    /// so that a suite's first file does not vanish with the folder that holds it.
+    static func makeFolder(_ folder: URL, mode: mode_t) {
+        var missing: [URL] = []
+        var current = folder.standardizedFileURL
+        while current.path != "/", !FileManager.default.fileExists(atPath: current.path) {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        for made in missing.reversed() {
+            guard mkdir(made.path, mode) == 0 || errno == EEXIST else { return }
+            try? syncFolder(of: made)
+        }
     }
 
     /// Renames `source` to `destination` and syncs the folder; `false` when the rename failed.
@@ -147,4 +180,21 @@ enum DurableFile {
         /// `EIO` would.
         static let injectedFailures = Locked<[InjectedFailure: Int32]>([:])
     #endif
+}
+
+/// A write whose new contents are in place, renamed over the old file, but whose folder the
+/// device did not confirm it synced: a power cut may still bring back the old contents. Reported
+/// as the `underlying` error of ``DefaultsError/writeFailed(path:underlying:)``; the changes stay
+/// pending, and the next flush writes them again.
+public struct DefaultsUnconfirmedWrite: Error, CustomStringConvertible, Sendable {
+    /// Why the sync failed: an `EIO` from the device, say.
+    public let reason: String
+
+    init(underlying: any Error) {
+        reason = "\(underlying)"
+    }
+
+    public var description: String {
+        "the new contents are in place, but the device did not confirm they are on it (\(reason))"
+    }
 }

@@ -106,8 +106,7 @@ enum FileWatcher {
 
         private static func watchWithInotify(_ file: URL, handler: @escaping @Sendable () -> Void) -> Bool {
             let folder = file.deletingLastPathComponent()
-            try? FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            DurableFile.makeFolder(folder, mode: 0o700)
             return state.withLock { state in
                 if state.descriptor < 0 {
                     let descriptor = inotify_init1(Int32(IN_CLOEXEC))

@@ -17,7 +17,9 @@ import Foundation
 struct PlistFile: Sendable {
     let url: URL
 
-    var lockURL: URL { url.appendingPathExtension("lock") }
+    /// The lock every writer of the suite takes: beside the file that is replaced, so that two
+    /// suites that are links to one file (in two preferences folders) share one lock.
+    var lockURL: URL { Self.resolvingSymlinks(url).appendingPathExtension("lock") }
 
     /// What a read of the file found.
     enum Contents {
@@ -234,9 +236,7 @@ struct PlistFile: Sendable {
     func withExclusiveLock<Result>(
         waitingAtMost limit: TimeInterval, _ body: () throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
-        let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        DurableFile.makeFolder(url.deletingLastPathComponent(), mode: 0o700)
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .writeFailed(path: lockURL.path, underlying: SystemError.current) }
         defer { close(descriptor) }

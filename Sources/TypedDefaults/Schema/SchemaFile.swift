@@ -39,8 +39,7 @@ enum SchemaFile {
         // Published at every launch: rewritten only when it changes, so watchers stay quiet.
         if case .success(let current?) = FileBytes.contents(of: file.path), current == data { return }
         do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            DurableFile.makeFolder(file.deletingLastPathComponent(), mode: 0o755)
             // A temporary file synced and renamed over the schema (and over a symlink planted
             // there, never through it): after a power cut, the old schema or the new one.
             try DurableFile.replace(file, with: data, newFileMode: 0o644)

@@ -59,9 +59,12 @@ struct PlistFileBackend: StoreBackend {
     ) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
             var contents: SuiteContents
+            let isOwnWrite: Bool
             if let unchanged = unchangedSinceWritten() {
                 contents = SuiteContents(values: unchanged)
+                isOwnWrite = true
             } else {
+                isOwnWrite = false
                 contents = repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt()
             }
             // A file that cannot be read is never written over: its keys would be lost.
@@ -70,8 +73,18 @@ struct PlistFileBackend: StoreBackend {
             }
             values.apply(changes)
             let edited = try values.edit(with: edit) { current throws(DefaultsError) in try write(current) }
-            // An edit that only read (a migration already run, a dry run) leaves the file as it is.
-            if !changes.isEmpty || edited { try write(values) }
+            // An edit that only read (a migration already run, a dry run, a value written again)
+            // leaves the file as it is, but on the device: another program may have written it
+            // without a sync, and a durable commit returns with what it found there.
+            if !changes.isEmpty || edited {
+                try write(values)
+            } else if edit != nil, !isOwnWrite {
+                do {
+                    try DurableFile.syncInPlace(PlistFile.resolvingSymlinks(file.url))
+                } catch {
+                    throw .writeFailed(path: file.url.path, underlying: error)
+                }
+            }
             contents.values = values
             // So plain reads in this process see the new file: with nothing of its own to write,
             // synchronize() only drops corelibs' cached copy. If plain writes are pending there,

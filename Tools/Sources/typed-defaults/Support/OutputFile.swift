@@ -119,11 +119,18 @@ enum OutputFile {
         if let code { throw failure(named, code) }
         guard rename(temporary, path) == 0 else { throw failure(named, errno) }
         renamed = true
-        // The rename itself to the disk too; a folder that cannot be flushed still holds the file.
+        // The rename itself to the disk too. A folder that may be written but not read cannot
+        // be opened to be synced; one whose sync fails holds the file, not known to be on the device.
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var folderCode: Int32? = folderDescriptor >= 0 || errno == EACCES || errno == EPERM ? nil : errno
         if folderDescriptor >= 0 {
-            _ = fsync(folderDescriptor)
+            if fsync(folderDescriptor) != 0 { folderCode = errno }
             _ = close(folderDescriptor)
+        }
+        if let code = folderCode {
+            throw ToolError(
+                "wrote \(named), but the device did not confirm it is on it (\(String(cString: strerror(code)))); "
+                    + "export again to be sure it is kept")
         }
     }
 

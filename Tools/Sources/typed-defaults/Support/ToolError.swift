@@ -24,6 +24,9 @@ struct ToolError: Error, CustomStringConvertible {
         switch error {
         case .invalidSuiteName(let name, let reason):
             self.init("\(String(reflecting: name)) is not a suite name: \(reason)")
+        case .writeFailed(let path, let underlying as DefaultsUnconfirmedWrite):
+            // Written, but maybe not on the device: running the command again syncs it.
+            self.init("wrote \(path), but \(underlying); run the command again to be sure it is kept")
         case .writeFailed(let path, let underlying):
             // The library keeps a program's changes for its next flush; this process ends now.
             self.init("cannot write \(path): \(underlying); nothing was written")

@@ -135,6 +135,10 @@ struct SlotCallback {
     let id: ObjectIdentifier
     /// When it was bound, so callbacks run in the order they were declared.
     let order: UInt64
+    /// An `@Observable` model's or view's tracking of the key, which hears of every change, even
+    /// one made without propagation (``DefaultsStore/withoutPropagation(_:)``): what a view
+    /// shows stays what is stored.
+    var tracksObservation = false
     let call: (SlotChange) -> Void
 }
 

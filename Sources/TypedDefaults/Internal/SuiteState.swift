@@ -123,7 +123,8 @@ import Foundation
     /// after every change of the key, on the thread that made it, once no lock is held.
     /// `replacing` swaps the function of a callback bound before, keeping its place in the order.
     func bind(
-        _ callbacks: [(owner: AnyObject, call: (SlotChange) -> Void)], to slot: KeySlot, replacing: Bool
+        _ callbacks: [(owner: AnyObject, call: (SlotChange) -> Void)], to slot: KeySlot, replacing: Bool,
+        tracksObservation: Bool = false
     ) {
         guard !callbacks.isEmpty else { return }
         lock.withLock {
@@ -131,11 +132,14 @@ import Foundation
                 let id = ObjectIdentifier(owner)
                 if let bound = slot.callbacks[id], bound.owner != nil {
                     if replacing {
-                        slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: bound.order, call: call)
+                        slot.callbacks[id] = SlotCallback(
+                            owner: owner, id: id, order: bound.order, tracksObservation: tracksObservation, call: call)
                     }
                 } else {
                     nextCallbackOrder += 1
-                    slot.callbacks[id] = SlotCallback(owner: owner, id: id, order: nextCallbackOrder, call: call)
+                    slot.callbacks[id] = SlotCallback(
+                        owner: owner, id: id, order: nextCallbackOrder, tracksObservation: tracksObservation, call: call
+                    )
                 }
             }
         }
@@ -733,8 +737,13 @@ import Foundation
     private func change(
         _ slot: KeySlot, to object: PropertyList?, origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
-        let hasObservers = !observers.isEmpty
-        let callbacks = slot.liveCallbacks()
+        var hasObservers = !observers.isEmpty
+        var callbacks = slot.liveCallbacks()
+        // This process's change made without propagation: only observation tracking hears of it.
+        if hasObservers || !callbacks.isEmpty, origin == .thisProcess, Propagation.isSuppressed {
+            hasObservers = false
+            callbacks = callbacks.filter(\.tracksObservation)
+        }
         let isHeard = hasObservers || !callbacks.isEmpty
         // Loaded even with no one to tell: a refresh compares the backend with what was loaded.
         // The old object is copied only for someone to hear of it.

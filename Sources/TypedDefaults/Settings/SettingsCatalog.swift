@@ -12,8 +12,10 @@
 /// }
 /// ```
 ///
-/// The catalog lists every `Setting` stored in the type, in declaration order (a class's
-/// superclass first), and the settings of any stored property that is itself a catalog.
+/// The catalog lists every `Setting` and every `UserDefault` stored in the type, in declaration
+/// order (a class's superclass first), and the settings of any stored property that is itself
+/// a catalog. A `UserDefault` is listed as a setting titled with its key; declare a `Setting`
+/// to give it a title, info, a range or options.
 public protocol SettingsCatalog {}
 
 extension SettingsCatalog {
@@ -68,5 +70,55 @@ extension Setting: DescribableSetting {
             formattedDefaultValue: formatted(defaultValue), formattedValue: formatted(value),
             hasStoredValue: hasStoredValue,
             kind: kind)
+    }
+}
+
+/// A plain `@UserDefault` property of a catalog is listed too, as a ``Setting`` without a title
+/// would be: titled with its key, a flag for a `Bool`, a choice of an enum's cases, else a value.
+extension UserDefault: DescribableSetting {
+    var settingDescription: SettingDescription {
+        let value = wrappedValue
+        let kind: SettingDescription.Kind
+        if Value.self == Bool.self {
+            kind = .flag
+        } else if let cases = Self.everyCase(selecting: value) {
+            kind = .choice(
+                options: cases.map { option in
+                    SettingDescription.Option(
+                        value: DefaultsStoredValue(storing: option.value, key: key),
+                        title: ValueDescription.describe(option.value), isSelected: option.isSelected)
+                })
+        } else {
+            kind = .value
+        }
+        return SettingDescription(
+            key: key, type: String(describing: Value.self), title: key, info: "",
+            formattedDefaultValue: ValueDescription.describe(applyingRules(to: defaultValue)),
+            formattedValue: ValueDescription.describe(value), hasStoredValue: hasStoredValue, kind: kind)
+    }
+
+    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
+        let fixedDefault = keyBinding.defaultSource.fixedValue.map { applyingRules(to: $0) }
+        let entry = DefaultsSchema.Key(
+            name: key, type: Value.self, defaultValue: fixedDefault,
+            formattedDefaultValue: fixedDefault.map(ValueDescription.describe) ?? "", title: key, info: "",
+            range: nil,
+            options: Self.everyCase(selecting: nil)?.map { ($0.value, ValueDescription.describe($0.value)) })
+        return (entry, store)
+    }
+
+    /// Every case of a `CaseIterable & Equatable` value type, in declaration order, and whether
+    /// it is `selected`; `nil` for any other type.
+    private static func everyCase(selecting selected: Value?) -> [(value: Value, isSelected: Bool)]? {
+        guard let enumerable = Value.self as? any (CaseIterable & Equatable).Type else { return nil }
+        func cases<Cases: CaseIterable & Equatable>(of _: Cases.Type) -> [(value: Value, isSelected: Bool)] {
+            // `Cases` is `Value`: the casts only tell the compiler so.
+            let chosen = selected.flatMap { $0 as? Cases }
+            return Cases.allCases.compactMap { option in
+                (option as? Value).map { ($0, option == chosen) }
+            }
+        }
+        let listed = cases(of: enumerable)
+        return listed.isEmpty ? nil : listed
     }
 }

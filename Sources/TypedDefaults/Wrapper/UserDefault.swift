@@ -292,7 +292,7 @@ extension UserDefault where Value: Equatable {
             // The slot holds the observation weakly, and the callback does not hold it.
             state.bind(
                 [(owner: observation, call: { [weak observation] _ in observation?.recordChange() })],
-                to: binding.slot, replacing: false)
+                to: binding.slot, replacing: false, tracksObservation: true)
             setEnclosing(.observable)
         }
         observation.recordAccess()

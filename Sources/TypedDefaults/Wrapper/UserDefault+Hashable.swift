@@ -1,0 +1,28 @@
+/// Two handles are equal when they read the same key of the same suite and their values are
+/// equal now, so a model that holds its settings as wrappers can be `Equatable` or `Hashable`
+/// (Foil's pattern):
+///
+/// ```swift
+/// struct Preferences: Hashable {
+///     @UserDefault("fontSize") var fontSize = 12
+///     @UserDefault("theme") var theme = "system"
+/// }
+/// ```
+///
+/// The value is read at each comparison: a hash taken before the stored value changes differs
+/// from one taken after, as with any value whose contents change. Keys are compared as stored,
+/// scalar for scalar.
+extension UserDefault: Equatable where Value: Equatable {
+    public static func == (first: UserDefault, second: UserDefault) -> Bool {
+        first.store.state === second.store.state && DefaultsStoredKey(first.key) == DefaultsStoredKey(second.key)
+            && first.wrappedValue == second.wrappedValue
+    }
+}
+
+extension UserDefault: Hashable where Value: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(store.state))
+        hasher.combine(DefaultsStoredKey(key))
+        hasher.combine(wrappedValue)
+    }
+}

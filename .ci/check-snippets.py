@@ -14,23 +14,28 @@ supplies them, invisible on the rendered page:
     @UserDefault("theme") var theme = Theme.system
     -->
 
-A block right after `<!-- snippet main.swift -->` is a program's `main.swift`, top-level code
-and all: it is compiled verbatim as an executable's. A block whose first line is
-`// swift-tools-version: …` is a package manifest: it is evaluated with
-`swift package dump-package`. The script exits non-zero, naming the file and line of each block
-that fails.
+A block that begins with imports, `import TypedDefaults` among them, or comes right after
+`<!-- snippet main.swift -->`, is a program's `main.swift`, top-level code and all: it is compiled verbatim as an executable's, so
+it works when pasted into one. A program whose lines end in `// prints "…"` claims that output:
+it is run 20 times, each in a preferences folder of its own, and must print exactly those lines,
+in order, every time. A block whose first line is `// swift-tools-version: …` is a package
+manifest: it is evaluated with `swift package dump-package`. The script exits non-zero, naming
+the file and line of each block that fails.
 """
 
 import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 DECLARATION = re.compile(
     r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@Observable|@propertyWrapper|@Test"
     r"|@available|private|fileprivate|public|internal)\b"
 )
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+PRINTS = re.compile(r'// prints "(.*)"')
+RUNS = 20
 
 
 def snippets(path):
@@ -44,7 +49,10 @@ def snippets(path):
             while lines[end].strip() != "```":
                 end += 1
             context = ""
-            is_main = index > 0 and lines[index - 1].strip() == "<!-- snippet main.swift -->"
+            code_lines = lines[start:end]
+            is_main = (index > 0 and lines[index - 1].strip() == "<!-- snippet main.swift -->") or (
+                code_lines[0].startswith("import ") and "import TypedDefaults" in code_lines
+            )
             if index > 0 and lines[index - 1].strip() == "-->":
                 opening = index - 2
                 while lines[opening].strip() != "<!-- snippet context":
@@ -86,7 +94,7 @@ def swift_file(context, code):
 def main():
     root, work = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
     documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/*.md"))
-    targets, manifests = [], []
+    targets, manifests, runs = [], [], []
     for document in documents:
         for line, context, is_main, code in snippets(document):
             where = f"{document.relative_to(root)}:{line}"
@@ -101,6 +109,11 @@ def main():
             else:
                 (folder / "Snippet.swift").write_text(swift_file(context, code))
             targets.append((name, where, is_main, "import TypedDefaultsPostgres" in context + code))
+            expected = [match.group(1) for match in map(PRINTS.search, code.split("\n")) if match]
+            if expected:
+                if not is_main:
+                    sys.exit(f"{where}: a block that claims output (// prints) must be a program (begin with import)")
+                runs.append((name, where, expected))
 
     def dependencies(uses_postgres):
         # The PostgreSQL backend's package is built only for the examples that use it.
@@ -142,11 +155,40 @@ def main():
             failures.append(f"{where}: does not compile\n" + "\n".join(errors))
     if result.returncode != 0 and not failures:
         failures.append("the snippets package did not build:\n" + result.stdout[-4000:] + result.stderr[-4000:])
+    if not failures:
+        failures += run_programs(work, runs)
 
     if failures:
         print("\n\n".join(failures), file=sys.stderr)
         sys.exit(1)
-    print(f"{len(targets)} snippets compiled, {len(manifests)} manifests evaluated")
+    print(
+        f"{len(targets)} snippets compiled, {len(manifests)} manifests evaluated, "
+        f"{len(runs)} programs printed what they claim {RUNS} times each"
+    )
+
+
+def run_programs(work, runs):
+    """Runs each program that claims output; returns a failure for each run that printed otherwise."""
+    failures = []
+    for name, where, expected in runs:
+        executable = work / ".build" / "debug" / name
+        for attempt in range(1, RUNS + 1):
+            with tempfile.TemporaryDirectory() as folder:
+                environment = {"PATH": "/usr/bin:/bin", "HOME": folder, "XDG_CONFIG_HOME": folder}
+                try:
+                    result = subprocess.run(
+                        [str(executable)], capture_output=True, text=True, timeout=30, env=environment, cwd=folder
+                    )
+                    printed = result.stdout.rstrip("\n").split("\n") if result.stdout else []
+                    problem = None if (result.returncode, printed) == (0, expected) else (
+                        f"exit {result.returncode}, printed {printed}\n{result.stderr[-2000:]}"
+                    )
+                except subprocess.TimeoutExpired:
+                    problem = "did not end within 30 s"
+            if problem:
+                failures.append(f"{where}: run {attempt} of {RUNS} should print {expected}: {problem}")
+                break
+    return failures
 
 
 if __name__ == "__main__":

@@ -38,15 +38,19 @@ final class CommitLock: @unchecked Sendable {
     }
 
     /// Takes the lock for the flush at exit: waits `limit` for another thread, and, when
-    /// `forUnderwayFlush` and the lock's holder is the flush that was committing as this wait
-    /// began, until that flush ends (at most ``PlistFile/Wait/flushUnderwayAtExit``): the
-    /// changes written since it began are then committed after it, not lost. A commit begun
-    /// later (a retry) or an update's body is waited for `limit` only.
+    /// `forUnderwayFlush` and the lock's holder is a flush committing, until that flush ends (at
+    /// most ``PlistFile/Wait/flushUnderwayAtExit``): the changes it took are committed by it and
+    /// the changes written since after it, not lost. An update's body is waited for `limit`
+    /// only. A flush that held the lock as the exit began, but had not yet begun to commit, is
+    /// waited for too once it has: it took its changes before the exit began (a flush that takes
+    /// the lock later commits nothing), and a process that ended under it lost them (seen once
+    /// under ThreadSanitizer, where that flush's commit outlasted the 2 s).
     func lockBeforeExit(waitingAtMost limit: TimeInterval, forUnderwayFlush: Bool) throws(DefaultsError) {
         try refuseOwnThread()
         let start = Date()
-        let awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
+        var awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
         while !mutex.lock(before: Date(timeIntervalSinceNow: 0.05)) {
+            if forUnderwayFlush, awaited == nil { awaited = state.withLock { $0.underway } }
             let waited = Date().timeIntervalSince(start)
             let stillUnderway = awaited != nil && state.withLock { $0.underway } == awaited
             guard waited < limit || (stillUnderway && waited < PlistFile.Wait.flushUnderwayAtExit) else {

@@ -1,0 +1,49 @@
+# Sourced by every CI stage (.ci/<stage>): strict mode, the repository root as the working
+# folder, and a preferences folder of the run's own, so no suite the tests and the demo write
+# lands in the real ~/.config. A stage run alone makes that folder and removes it at its end;
+# under .ci/run every stage shares the run's.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ -z "${TYPEDDEFAULTS_CI_FOLDER:-}" ]; then
+    TYPEDDEFAULTS_CI_FOLDER="$(mktemp -d)"
+    export TYPEDDEFAULTS_CI_FOLDER
+    owns_folder=1
+fi
+# What a stage leaves: the folder, when it made it. A stage with more to undo sets its own trap
+# and calls this last.
+cleanup() {
+    if [ -n "${owns_folder:-}" ]; then rm -rf "$TYPEDDEFAULTS_CI_FOLDER"; fi
+}
+trap cleanup EXIT
+export XDG_CONFIG_HOME="$TYPEDDEFAULTS_CI_FOLDER"
+
+# Installs the Debian packages named for the commands that are missing: need COMMAND:PACKAGE…
+need() {
+    local missing=()
+    for pair in "$@"; do
+        command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+# Runs a swift build and fails when it printed a warning: build_without_warnings ARGUMENTS…
+build_without_warnings() {
+    local log="$TYPEDDEFAULTS_CI_FOLDER/build-$$.log"
+    swift build "$@" 2>&1 | tee "$log"
+    if grep -q "warning:" "$log"; then
+        echo "swift build $* printed warnings" >&2
+        exit 1
+    fi
+}
+
+# Runs swift test with ARGUMENTS; on a failure, ends with what failed (the fatal error, the
+# crashed thread, the tests still running), which a crash's backtrace pushes out of view.
+test_reporting() {
+    local log="$TYPEDDEFAULTS_CI_FOLDER/test-$$.log"
+    if ! swift test "$@" 2>&1 | tee "$log"; then
+        python3 .ci/test-failures.py "$log"
+        exit 1
+    fi
+}

@@ -115,9 +115,13 @@ private struct Preferences: Hashable {
 
         // Only this body's own changes are quiet: another thread's, meanwhile, are heard.
         DefaultsStore.withoutPropagation {
-            let other = Thread { watched.wrappedValue = 3 }
-            other.start()
-            while watched.wrappedValue != 3 { usleep(100) }
+            // The setter returns once its didSet callbacks have run.
+            let written = DispatchSemaphore(value: 0)
+            Thread {
+                watched.wrappedValue = 3
+                written.signal()
+            }.start()
+            written.wait()
         }
         #expect(didSets.value == 2)
     }

@@ -1,0 +1,220 @@
+import Foundation
+
+/// Commits: updates, edits and flushes, each under the commit lock and the backend's own, and
+/// the retries of commits that failed.
+extension SuiteState {
+    /// Replaces the slot's object with what `transform` returns for the freshest stored object,
+    /// atomically: under the backend's cross-process lock for a plist file. Called from inside
+    /// another update's `transform` on the same thread, it joins that update's commit.
+    func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
+        var after = AfterUnlock()
+        defer { after.run() }
+        if let transaction = joinableTransaction() {
+            transaction.take(takePending())
+            let updated = transform(transaction.edit[slot.key])
+            transaction.join([slot.key: updated])
+            lock.withLock { change(slot, to: updated, origin: .thisProcess, &after) }
+            return
+        }
+        let limit = PlistFile.Wait.lock
+        ensureLoaded()
+        do {
+            try commits.lock(waitingAtMost: limit)
+        } catch {
+            after.report(Self.updateFailure(error, key: slot.key.name))
+            return
+        }
+        defer { commits.unlock() }
+        let changes = takePending()
+        var updated: PropertyList?
+        var transaction: Transaction?
+        do {
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) { edit in
+                let running = Transaction(edit: edit, retrying: transaction, changes: changes)
+                transaction = running
+                self.lock.withLock { self.transaction = running }
+                defer { self.lock.withLock { self.transaction = nil } }
+                updated = transform(edit[slot.key])
+                edit[slot.key] = updated
+            }
+            lock.withLock {
+                // This process's update first, so taking in the file does not mistake it for
+                // another process's change.
+                change(slot, to: updated, origin: .thisProcess, &after)
+                refresh(from: contents, &after)
+                forgetBases(of: transaction?.changes ?? changes)
+            }
+        } catch {
+            // Whatever nested updates and flushes joined stays pending too.
+            restore(transaction?.changes ?? changes)
+            after.report(Self.updateFailure(error, key: slot.key.name))
+        }
+    }
+
+    /// What an update that could not commit reports: that the update was not stored, where a
+    /// write failure would say the changes are kept.
+    static func updateFailure(_ error: DefaultsError, key: String) -> DefaultsError {
+        switch error {
+        case .writeFailed(let path, let underlying), .readFailed(let path, let underlying):
+            .updateFailed(key: key, path: path, underlying: underlying)
+        default:
+            error
+        }
+    }
+
+    /// Runs `body` on the freshest contents of the suite and commits what it changed, with every
+    /// pending change, under the backend's cross-process lock, in one replacement of the file.
+    /// When `body` throws, nothing is written and pending changes stay pending. Observers hear
+    /// of each key `body` changed. Updates and flushes that `body` makes on this suite join the
+    /// commit; a commit of several keys asked for from inside an update's body throws rather
+    /// than wait for the lock its own thread holds. With `committingPending` false (a dry run),
+    /// pending changes are left pending and out of `body`'s view. With `repairing` false, a
+    /// suite whose file does not parse is left as it is and the commit throws.
+    func commitEdit(
+        committingPending: Bool = true, repairing: Bool = true, _ body: @escaping SuiteEdit.Body
+    ) throws(DefaultsError) {
+        guard joinableTransaction() == nil else {
+            throw .writeFailed(path: location, underlying: NestedCommit())
+        }
+        var after = AfterUnlock()
+        defer { after.run() }
+        let limit = PlistFile.Wait.lock
+        try commits.lock(waitingAtMost: limit)
+        defer { commits.unlock() }
+        let changes = committingPending ? takePending() : [:]
+        var edited: [DefaultsStoredKey: PropertyList?] = [:]
+        var transaction: Transaction?
+        do {
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: repairing) {
+                edit throws(DefaultsError) in
+                let running = Transaction(edit: edit, retrying: transaction, changes: changes)
+                transaction = running
+                self.lock.withLock { self.transaction = running }
+                defer { self.lock.withLock { self.transaction = nil } }
+                try body(edit)
+                edited = edit.changes
+            }
+            lock.withLock {
+                // This process's edit first, so taking in the file does not mistake it for
+                // another process's change. Keys a nested update changed are current already.
+                for (key, object) in edited {
+                    let slot = slotLocked(for: key)
+                    if !(slot.isLoaded && PropertyList.same(slot.object, object)) {
+                        change(slot, to: object, origin: .thisProcess, &after)
+                    }
+                }
+                stored?.apply(edited)
+                refresh(from: contents, &after)
+                forgetBases(of: transaction?.changes ?? changes)
+            }
+        } catch {
+            // Whatever nested updates and flushes joined stays pending too.
+            restore(transaction?.changes ?? changes)
+            throw error
+        }
+    }
+
+    /// Commits every pending change to the backend, waiting at most `limit` seconds for other
+    /// writers. Called from inside an update's `transform`, the changes join that update's
+    /// commit and are written with it.
+    func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, atExit: Bool = false) throws(DefaultsError) {
+        if let transaction = joinableTransaction() {
+            transaction.take(takePending())
+            return
+        }
+        var after = AfterUnlock()
+        defer { after.run() }
+        if atExit {
+            // A flush already committing is waited for only where commits end within the
+            // engine's bounds (a file); a program's backend keeps the exit's own bound.
+            try commits.lockBeforeExit(waitingAtMost: limit, forUnderwayFlush: backend.loadsCheaply)
+        } else {
+            // Once the process is ending, only the flush at exit commits.
+            if SuiteRegistry.isExiting { return }
+            try commits.lock(waitingAtMost: limit)
+            // The exit may have begun while this waited for the lock, and its flush may be
+            // waiting for this one: it commits these changes, within its own bound.
+            if SuiteRegistry.isExiting {
+                commits.unlock()
+                return
+            }
+        }
+        defer { commits.unlock() }
+        let changes = takePending()
+        guard !changes.isEmpty else { return }
+        do {
+            let contents = try commits.flushing { () throws(DefaultsError) in
+                try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
+            }
+            lock.withLock {
+                refresh(from: contents, &after)
+                forgetBases(of: changes)
+            }
+        } catch {
+            restore(changes)
+            throw error
+        }
+    }
+
+    /// The flush at exit or on a termination signal: waits less, and from inside an update's
+    /// body (`exit()` called there) writes what that update's commit holds so far.
+    func flushBeforeExit() {
+        if let transaction = joinableTransaction() {
+            transaction.take(takePending())
+            do {
+                try transaction.edit.writeNow()
+            } catch {
+                DefaultsError.report(error)
+            }
+            return
+        }
+        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false, atExit: true)
+    }
+
+    /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
+    func flushReporting(
+        waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, retrying: Bool = true, atExit: Bool = false
+    ) {
+        do {
+            try flush(waitingAtMost: limit, atExit: atExit)
+            lock.withLock { retries.succeeded() }
+        } catch {
+            // A failed commit keeps its changes pending and is retried, with a growing wait,
+            // until one succeeds: a backend or disk that comes back gets them in order. Reported
+            // once per run of failures.
+            let (report, retryAfter) = lock.withLock {
+                retries.failed(retrying: retrying, hasPending: !pending.isEmpty)
+            }
+            if report { DefaultsError.report(error) }
+            if let retryAfter {
+                DispatchQueue.global().asyncAfter(deadline: .now() + retryAfter) {
+                    self.lock.withLock { self.retries.retryStarted() }
+                    self.flushReporting()
+                }
+            }
+        }
+    }
+
+    /// Takes every pending change for a commit.
+    func takePending() -> [DefaultsStoredKey: PropertyList?] {
+        lock.withLock { pending.takeAll() }
+    }
+
+    /// Forgets what the backend held under keys now committed, unless written again since.
+    func forgetBases(of changes: [DefaultsStoredKey: PropertyList?]) {
+        for key in changes.keys {
+            if let slot = slots[key], !slot.isPending { slot.pendingBase = nil }
+        }
+    }
+
+    /// Puts back changes whose commit failed, unless the key was written again since. Called
+    /// by the commit that took them, still holding `commits`: each slot still holds its change
+    /// (see `PendingChanges`).
+    func restore(_ changes: [DefaultsStoredKey: PropertyList?]) {
+        lock.withLock {
+            for key in changes.keys {
+                if let slot = slots[key], !slot.isPending { markPending(slot) }
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Taking in what the backend holds: another process's commit, a refresh, the contents a
+/// commit read.
+extension SuiteState {
+    /// Reads the suite again from its backend; keys that differ take the new objects and their
+    /// observers are told. With `onlyIfChanged` (the file watcher), a file this process wrote
+    /// last is not read again, and keys written here since are kept. Without it (an explicit
+    /// ``DefaultsStore/refresh()``), a key the backend changed since this process last saw it
+    /// replaces a write of the same key not yet flushed: the backend's is the later write.
+    /// Returns whether the backend held anything else than what this process knew.
+    @discardableResult
+    func reload(onlyIfChanged: Bool = false) -> Bool {
+        var after = AfterUnlock()
+        defer { after.run() }
+        // A suite not loaded yet has nothing to refresh; its first read will see the file as it
+        // is then (a watcher catching a file halfway written must not stand in for that read).
+        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return false }
+        // Inside an update's body the commit in progress already holds the freshest contents.
+        if joinableTransaction() != nil { return false }
+        // Serialized with commits, so an old read can never undo a newer commit.
+        do {
+            try commits.lock(waitingAtMost: PlistFile.Wait.lock)
+        } catch {
+            guard onlyIfChanged else {
+                after.report(error)
+                return false
+            }
+            // Told of a change while a commit of this process waits out a stuck lock or an
+            // unreachable server: nothing was written, so no write failed; look again later.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { self.reload(onlyIfChanged: true) }
+            return false
+        }
+        defer { commits.unlock() }
+        let contents = backend.reload(onlyIfChanged: onlyIfChanged)
+        return lock.withLock {
+            var changed = false
+            switch contents {
+            case .whole(let values):
+                changed = !Self.same(stored, values)
+                if !onlyIfChanged {
+                    for slot in pending.slots {
+                        guard case .some(let base) = slot.pendingBase, !PropertyList.same(base, values[slot.key])
+                        else { continue }
+                        slot.isPending = false
+                        slot.pendingBase = nil
+                    }
+                }
+                takeIn(values, origin: .otherProcess, &after)
+            case .perKey:
+                for (key, slot) in slots where slot.isLoaded {
+                    // Written through as it was made: a different object was written after it.
+                    if slot.isPending, onlyIfChanged { continue }
+                    let current = backend.object(forKey: key)
+                    if !PropertyList.same(slot.object, current) {
+                        slot.isPending = false
+                        change(slot, to: current, origin: .otherProcess, &after)
+                        changed = true
+                    }
+                }
+            case .unchanged:
+                break
+            }
+            return changed
+        }
+    }
+
+    /// Whether two suites' contents hold the same keys and values.
+    static func same(_ first: [DefaultsStoredKey: PropertyList]?, _ second: [DefaultsStoredKey: PropertyList])
+        -> Bool
+    {
+        guard let first, first.count == second.count else { return false }
+        return first.allSatisfy { key, object in PropertyList.same(Optional(object), second[key]) }
+    }
+
+    /// Takes in the contents a commit found and wrote: keys changed by another process since
+    /// this one loaded them, and not written here since, get the new object.
+    func refresh(from committed: SuiteContents, _ after: inout AfterUnlock) {
+        after.report(committed.problem)
+        if let contents = committed.values { takeIn(contents, origin: .otherProcess, &after) }
+    }
+
+    /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
+    /// written here since, change to them.
+    func takeIn(
+        _ contents: [DefaultsStoredKey: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
+    ) {
+        let previous = stored
+        stored = contents
+        hasLoaded = true
+        for (key, slot) in slots where slot.isLoaded && !slot.isPending {
+            let current = contents[key]
+            if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
+        }
+        // Keys no handle here has used: observers hear of them too (a key another program
+        // added or removed), compared with the contents known before.
+        guard !observers.isEmpty, let previous else { return }
+        for key in Set(previous.keys).union(contents.keys) where slots[key]?.isLoaded != true {
+            let (old, current) = (previous[key], contents[key])
+            if PropertyList.same(old, current) { continue }
+            let slot = slotLocked(for: key)
+            slot.object = old
+            slot.isLoaded = true
+            change(slot, to: current, origin: origin, &after)
+        }
+    }
+}

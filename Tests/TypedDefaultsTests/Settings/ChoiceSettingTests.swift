@@ -182,7 +182,7 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(try suite.flushedObject(forKey: "speed") as? String == "quarter", "nothing torn: a case's raw value")
     }
 
-    @Test func stepsFromTwoProcessesAtOnceAreAllTaken() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func stepsFromTwoProcessesAtOnceAreAllTaken() async throws {
         let suite = try TestSuite()
         let name = suite.name
         async let first = Probe.run("stepChoice", name, "101")
@@ -330,7 +330,9 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(walk(count, 3, upward: false, wrapping: true) == [0, 10, 9])
     }
 
-    @Test func anOutOfListValueWrittenByAnotherProcessIsCorrectedOnRead() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anOutOfListValueWrittenByAnotherProcessIsCorrectedOnRead()
+        async throws
+    {
         let suite = try TestSuite()
         let quality = Setting(wrappedValue: 720, "quality", options: [240, 480, 720, 1080], store: suite.store)
         let language = Setting(wrappedValue: "en", "language", options: ["en", "fr"], store: suite.store)

@@ -12,7 +12,7 @@ import TypedDefaults
     }
 
     /// The README's worked example: release 1's values, migrated by release 3.
-    @Test func anAppsOldReleasesMigrate() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anAppsOldReleasesMigrate() async throws {
         let suite = try TestSuite()
         expectSuccess(try await Probe.run("plant-app-v1", suite.name))
         let migrated = try await Probe.run("migrate-app", suite.name)
@@ -27,7 +27,7 @@ import TypedDefaults
 
     /// Values written as sindresorhus/Defaults, SwiftyUserDefaults, @AppStorage and plain
     /// UserDefaults write them read after the declared steps.
-    @Test func otherLibrariesValuesRead() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func otherLibrariesValuesRead() async throws {
         let suite = try TestSuite()
         expectSuccess(try await Probe.run("plant-foreign", suite.name))
         expectSuccess(try await Probe.run("migrate-foreign", suite.name))
@@ -35,7 +35,7 @@ import TypedDefaults
     }
 
     /// Before its steps, each value needing one reads as its default and stays stored.
-    @Test func otherLibrariesValuesWaitForTheirSteps() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func otherLibrariesValuesWaitForTheirSteps() async throws {
         let suite = try TestSuite()
         expectSuccess(try await Probe.run("plant-foreign", suite.name))
         let early = try await Probe.run("verify-foreign", suite.name)
@@ -47,7 +47,7 @@ import TypedDefaults
         expectSuccess(try await Probe.run("verify-foreign", suite.name))
     }
 
-    @Test func twoProcessesMigratingAtOnceRunTheStepOnce() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func twoProcessesMigratingAtOnceRunTheStepOnce() async throws {
         let suite = try TestSuite()
         let counter = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: counter.path, contents: nil)
@@ -66,7 +66,7 @@ import TypedDefaults
 
     /// Killed inside a step that had removed every key: the file is as it was, byte for byte,
     /// the lock is free, and the step runs whole at the next launch.
-    @Test func aProcessKilledInsideAStepLeavesTheFileAsItWas() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aProcessKilledInsideAStepLeavesTheFileAsItWas() async throws {
         let suite = try TestSuite()
         for index in 0..<50 { suite.plant(index, forKey: "key.\(index)") }
         let before = try #require(try suite.fileBytes())

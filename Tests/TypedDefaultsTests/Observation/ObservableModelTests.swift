@@ -79,7 +79,7 @@ private final class UnobservedModel {
         #expect(model.volume == 0.8)
     }
 
-    @Test func everyKindOfChangeIsSeen() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func everyKindOfChangeIsSeen() async throws {
         let suite = try TestSuite()
         let store = suite.store
         let model = PlainModel(store: store)

@@ -61,7 +61,9 @@ import Testing
 
     /// A file another user owns (a tool once run under `sudo`), which this process may not read:
     /// run as `nobody` when the tests run as root, else with the file's mode 000.
-    @Test(.enabled(if: isLinux)) func anotherUsersFileIsLeftExactlyAsItIs() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux)) func anotherUsersFileIsLeftExactlyAsItIs()
+        async throws
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("others-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -86,7 +88,8 @@ import Testing
         #expect(try siblings(of: file).isEmpty, "nothing moved aside or left behind")
     }
 
-    @Test(.enabled(if: isLinux)) func runningOutOfFileDescriptorsIsNoCorruptFile() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux))
+    func runningOutOfFileDescriptorsIsNoCorruptFile() async throws {
         let suite = try TestSuite()
         try write(["value": "stored"], to: suite.plistURL)
         let run = try await Probe.run("withoutFileDescriptors", suite.name)
@@ -108,7 +111,8 @@ import Testing
     /// empty file in between would drop every key of it. The plain writer goes on for 4 s and
     /// until this test has committed twice: under ThreadSanitizer a first commit of the 20,000
     /// keys once took longer than a fixed 4 s of rewrites, and met none.
-    @Test(.enabled(if: isLinux)) func aPlainWriterRewritingInPlaceLosesNoKeyToOurCommits() throws {
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux))
+    func aPlainWriterRewritingInPlaceLosesNoKeyToOurCommits() throws {
         let suite = try TestSuite()
         let count = 20_000
         let stop = suite.plistURL.appendingPathExtension("stop")
@@ -244,7 +248,9 @@ import Testing
 
     // MARK: Where the file is, and what it may be called
 
-    @Test(.enabled(if: isLinux)) func theSuiteIsWhereCorelibsPutsItUnderHome() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux)) func theSuiteIsWhereCorelibsPutsItUnderHome()
+        async throws
+    {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -14,7 +14,7 @@ import Testing
         ProcessInfo.processInfo.environment["SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
     }
 
-    @Test func generatedValuesSurviveARestart() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func generatedValuesSurviveARestart() async throws {
         let seed = Self.seed
         let family = ProcessInfo.processInfo.environment["ROUNDTRIP_FAMILY"]
         print("RoundTripTests: seed \(seed); reproduce with SEED=\(seed) swift test --filter RoundTripTests")

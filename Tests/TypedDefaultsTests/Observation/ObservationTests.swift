@@ -146,7 +146,7 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         _ = (all, chosen)
     }
 
-    @Test func anotherProcessWritingIsNoticed() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anotherProcessWritingIsNoticed() async throws {
         let suite = try TestSuite()
         let value = UserDefault(wrappedValue: -1, "fromChild.0", store: suite.store)
         let seen = Collected<DefaultsValueChange<Int>>()
@@ -161,7 +161,7 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         observation.cancel()
     }
 
-    @Test func refreshTakesInPlainWritesInThisProcess() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func refreshTakesInPlainWritesInThisProcess() throws {
         let suite = try TestSuite()
         let theme = UserDefault(wrappedValue: "system", "theme", store: suite.store)
         #expect(theme.wrappedValue == "system")

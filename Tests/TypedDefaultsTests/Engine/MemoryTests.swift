@@ -4,7 +4,9 @@ import Testing
 /// Measured in a child process of its own: the test process's resident set also holds the
 /// allocations of the tests running beside this one.
 @Suite struct MemoryTests {
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
+    @Test(
+        .tags(.childProcess), .startsProcesses, .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm"))
+    )
     func aMillionWritesLeaveTheResidentSetFlat() async throws {
         let suite = try TestSuite()
         let run = try await Probe.run("churn", suite.name, "1000000")

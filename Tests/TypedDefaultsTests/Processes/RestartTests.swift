@@ -7,18 +7,18 @@ import Testing
 /// `synchronize()`: on Linux this is where lost writes, integers read as 0, URLs stored as bare
 /// paths, Floats turned into Doubles and truncated dates show.
 @Suite struct RestartTests {
-    @Test(arguments: ProbeCase.all.map(\.name))
+    @Test(.tags(.childProcess), .startsProcesses, arguments: ProbeCase.all.map(\.name))
     func survivesRestart(_ caseName: String) async throws {
         try await writeThenVerify(caseName)
     }
 
     /// Plain `UserDefaults` gets these wrong on Linux and `@UserDefault` right.
-    @Test(.enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
     func linuxQuirkIsHandled(_ caseName: String) async throws {
         try await writeThenVerify(caseName)
     }
 
-    @Test func probeListsEveryCase() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func probeListsEveryCase() async throws {
         let listed = try await Probe.run("list")
         let expected = (ProbeCase.all + ProbeCase.linuxQuirks).map(\.name)
         #expect(listed.output.split(separator: "\n").map(String.init) == expected)

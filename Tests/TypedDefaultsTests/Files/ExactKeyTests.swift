@@ -27,7 +27,9 @@ import Testing
     }
 
     /// Every kind of write of this process, of another key, leaves both forms as they were.
-    @Test(arguments: ["xml", "binary"]) func everyKindOfWriteKeepsBothForms(format: String) async throws {
+    @Test(.tags(.childProcess), .startsProcesses, arguments: ["xml", "binary"]) func everyKindOfWriteKeepsBothForms(
+        format: String
+    ) async throws {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: format)
         let store = suite.store
@@ -82,7 +84,7 @@ import Testing
     /// A child process writes through the engine: the file keeps both forms, each with its value.
     /// (Plain `UserDefaults` cannot: corelibs keeps its domain as a Swift dictionary, and a `set`
     /// of one form replaces the other's value; see LINUX-FOUNDATION.md.)
-    @Test func anotherProcessesWritesKeepBothForms() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anotherProcessesWritesKeepBothForms() async throws {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: "binary")
         let touched = try await Probe.run("touch", suite.name)
@@ -96,7 +98,7 @@ import Testing
     }
 
     /// An observer of one form hears of that form's changes only, made by another program.
-    @Test func observersHearTheirOwnFormOnly() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func observersHearTheirOwnFormOnly() async throws {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: "xml")
         let store = suite.store

@@ -21,7 +21,8 @@ import Testing
     /// - `stringThatIsANumber`: "name" is an NSString whose `NS.string` is an integer: corelibs'
     ///   `as! String` in `NSString.init(coder:)`, SIGABRT.
     /// - `containsItself`: "name" refers back to the root: unbounded recursion, SIGSEGV.
-    @Test(arguments: ["unexpectedClass", "stringThatIsANumber", "containsItself"])
+    @Test(
+        .tags(.childProcess), .startsProcesses, arguments: ["unexpectedClass", "stringThatIsANumber", "containsItself"])
     func aCraftedArchiveOfTheRightClassNeverCrashesTheReader(variant: String) async throws {
         let suite = try TestSuite()
         try await Self.plantArchive(variant: variant, key: "secureCoding.0", in: suite.plistURL)
@@ -35,7 +36,9 @@ import Testing
     /// `URL` key also reads an archived `NSURL` (README: "an archived NSURL"), checks only that the
     /// root is an `NSURL`, and corelibs' `NSURL.init(coder:)` dies on `NS.relative` being an
     /// NSArray.
-    @Test func aCraftedNSURLArchiveUnderAURLKeyNeverCrashesTheReader() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aCraftedNSURLArchiveUnderAURLKeyNeverCrashesTheReader()
+        async throws
+    {
         let suite = try TestSuite()
         try await Self.plantArchive(variant: "url", key: "url.0", in: suite.plistURL)
         let read = try await Self.runProbe(["verify", suite.name, "url"])
@@ -77,7 +80,7 @@ import Testing
     /// program (measured: `typed-defaults read` and a `@UserDefault` read both still blocked after
     /// 10 s). The README lists what cannot be read (another user's file, mode 000, a folder, no
     /// file descriptors): `readFailed`, reported once, defaults read.
-    @Test func aFIFOAtTheSuitePathHangsNoRead() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aFIFOAtTheSuitePathHangsNoRead() async throws {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let suite = "hostile.fifo"
@@ -93,7 +96,7 @@ import Testing
     /// into an array. Under a 2 GB address-space limit the probe dies in `Data.append`
     /// ("unable to allocate memory"); without one it takes the machine's memory. A sparse file of
     /// 1 GiB (no disk space) took 2.0 GB of resident memory and 3.5 s to be set aside.
-    @Test func aSuiteFileThatNeverEndsIsNoUnboundedRead() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aSuiteFileThatNeverEndsIsNoUnboundedRead() async throws {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let suite = "hostile.zero"
@@ -119,7 +122,9 @@ import Testing
     /// through the link over the file: every byte of it is gone. The README: a suite file that
     /// does not parse is renamed aside, "never overwritten". Run as `nobody` (root may rename in
     /// a read-only folder).
-    @Test func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten()
+        async throws
+    {
         let root = try Self.privateFolder()
         defer {
             chmod(root.appendingPathComponent("prefs").path, 0o755)
@@ -269,7 +274,7 @@ import Testing
     /// flush at exit waits for that suite's lock too (measured: a test process still running
     /// 100 s after its last test ended). So the read runs in a child (this test binary again,
     /// running only `selfReadingBackendInAChild`), killed after 20 s.
-    @Test func aBackendWhoseLoadReadsItsStoreDoesNotDeadlock() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aBackendWhoseLoadReadsItsStoreDoesNotDeadlock() async throws {
         let child = try await Self.runThisBinary(filter: "selfReadingBackendInAChild", killAfter: 20)
         #expect(!child.timedOut, "the child was still blocked after 20 s: \(child.output.suffix(300))")
         #expect(child.output.contains("read done"), "\(child.output.suffix(300))")
@@ -297,7 +302,9 @@ import Testing
     /// race and end in 7 s; it did not in the runs measured.) Now a flush that takes the commit
     /// lock after the exit began leaves its changes to the exit's flush: 7.2 s in three runs.
     /// The child is this test binary again, running only `exitWhileLocked`.
-    @Test func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds()
+        async throws
+    {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let suite = "hostile.stuckLock"
@@ -356,7 +363,7 @@ import Testing
     /// The preferences folder is a symlink (dotfiles managed by stow or home-manager) that is
     /// pointed at another folder (`ln -sfn new cfg.tmp && mv -T cfg.tmp cfg`): the watch stays on
     /// the old target, and writes at the path are never heard again.
-    @Test func aSymlinkedFolderPointedElsewhereIsHeard() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aSymlinkedFolderPointedElsewhereIsHeard() async throws {
         let root = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let (first, second) = (root.appendingPathComponent("first"), root.appendingPathComponent("second"))

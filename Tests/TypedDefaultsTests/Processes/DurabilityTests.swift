@@ -19,14 +19,14 @@ import TypedDefaults
         #expect(missing.isEmpty, "\(missing.count) of \(count) missing, first \(missing.prefix(5))")
     }
 
-    @Test func tenThousandWritesThenNormalExit() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func tenThousandWritesThenNormalExit() async throws {
         let suite = try TestSuite()
         let run = try await Probe.run("burst", suite.name, "10000")
         #expect(run.status == 0, "\(run.errors)")
         expectNumbered(try contents(of: suite), prefix: "burst", count: 10_000)
     }
 
-    @Test func sigtermWithTheHelperFlushesAndKeepsTheStatus() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func sigtermWithTheHelperFlushesAndKeepsTheStatus() throws {
         let suite = try TestSuite()
         let child = try Probe.start("hold", suite.name, "10000")
         #expect(child.waitForLine { $0 == "ready" } != nil)
@@ -37,7 +37,7 @@ import TypedDefaults
     }
 
     // The control: without the helper, SIGTERM's default action skips the exit flush.
-    @Test func sigtermWithoutTheHelperLosesUnflushedWrites() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func sigtermWithoutTheHelperLosesUnflushedWrites() throws {
         let suite = try TestSuite()
         let child = try Probe.start("holdWithoutHelper", suite.name, "100")
         #expect(child.waitForLine { $0 == "ready" } != nil)
@@ -46,7 +46,7 @@ import TypedDefaults
         #expect(!FileManager.default.fileExists(atPath: suite.plistURL.path))
     }
 
-    @Test func sigkillMidStreamLeavesAParsableFileWithAPrefix() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func sigkillMidStreamLeavesAParsableFileWithAPrefix() throws {
         let suite = try TestSuite()
         let child = try Probe.start("stream", suite.name)
         func progress(_ line: String) -> Int { line.split(separator: " ").last.flatMap { Int($0) } ?? 0 }
@@ -64,7 +64,7 @@ import TypedDefaults
         expectNumbered(stored, prefix: "stream", count: stored.count)
     }
 
-    @Test func twoProcessesWritingAtOnceLoseNothing() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func twoProcessesWritingAtOnceLoseNothing() throws {
         let suite = try TestSuite()
         let first = try Probe.start("burst", suite.name, "1000", "first")
         let second = try Probe.start("burst", suite.name, "1000", "second")
@@ -77,7 +77,7 @@ import TypedDefaults
         #expect(stored.count == 2_000)
     }
 
-    @Test func aSharedCounterLosesNoIncrement() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aSharedCounterLosesNoIncrement() throws {
         let suite = try TestSuite()
         let first = try Probe.start("increment", suite.name, "200")
         let second = try Probe.start("increment", suite.name, "200")
@@ -86,7 +86,7 @@ import TypedDefaults
         #expect(try contents(of: suite)["counter"] as? Int == 400)
     }
 
-    @Test func aCorruptFileIsPreservedAsideAndReported() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aCorruptFileIsPreservedAsideAndReported() async throws {
         let suite = try TestSuite()
         let garbage = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         try FileManager.default.createDirectory(

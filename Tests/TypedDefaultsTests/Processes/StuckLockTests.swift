@@ -19,7 +19,7 @@ import TypedDefaults
         return try #require(PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
 
-    @Test func aFlushGivesUpAfterFiveSecondsAndKeepsTheChanges() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aFlushGivesUpAfterFiveSecondsAndKeepsTheChanges() throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)
         defer { _ = holder.end(with: SIGKILL) }
@@ -41,7 +41,7 @@ import TypedDefaults
         #expect(try contents(of: suite)["key"] as? String == "kept")
     }
 
-    @Test func anUpdateGivesUpAfterFiveSecondsAndSaysItWasNotStored() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func anUpdateGivesUpAfterFiveSecondsAndSaysItWasNotStored() throws {
         let suite = try TestSuite()
         let store = suite.store.durability(.immediate)
         let counter = UserDefault(wrappedValue: 0, "counter", store: store)
@@ -65,7 +65,7 @@ import TypedDefaults
         #expect(try contents(of: suite)["counter"] as? Int == 2)
     }
 
-    @Test func returningFromMainIsNotHeldUp() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func returningFromMainIsNotHeldUp() async throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)
         defer { _ = holder.end(with: SIGKILL) }
@@ -82,7 +82,9 @@ import TypedDefaults
     /// another process holding the lock for 4 s) is waited for at exit, and the write made while
     /// it waited is committed after it. The exit flush gave up after 2 s, and both writes were
     /// lost with exit status 0 (the process ended under the waiting flush).
-    @Test func aFlushUnderwayAtExitIsWaitedForAndTheWritesSinceAreKept() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aFlushUnderwayAtExitIsWaitedForAndTheWritesSinceAreKept()
+        async throws
+    {
         let suite = try TestSuite()
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -111,7 +113,8 @@ import TypedDefaults
     /// A program's backend keeps the exit's own bound: a commit of its that is underway (30 s
     /// here) is not waited for past 2 s, and what it could not commit is reported. (The bound
     /// asserted leaves room for starting a process on a loaded machine.)
-    @Test func aProgramsBackendsCommitUnderwayDoesNotHoldTheExit() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aProgramsBackendsCommitUnderwayDoesNotHoldTheExit() async throws
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slow-exit-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -130,7 +133,9 @@ import TypedDefaults
     /// The probe closes the library's own descriptors (its pipe, the watcher's inotify) and
     /// measures the library's threads: closing every descriptor also closes libdispatch's,
     /// which then stops the process or, in one CI run of the full suite, kept a core busy.
-    @Test(.enabled(if: isLinux)) func aClosedSignalPipeLeavesTheProcessIdle() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux)) func aClosedSignalPipeLeavesTheProcessIdle()
+        async throws
+    {
         let run = try await Probe.run("closedSignalPipe", "closed-signal-pipe.\(UUID())")
         #expect(run.status == 0, "\(run.errors)")
         let cpu = try #require(
@@ -138,7 +143,7 @@ import TypedDefaults
         #expect(cpu < 0.5, "\(run.output)")
     }
 
-    @Test func aTerminationSignalIsNotHeldUp() throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aTerminationSignalIsNotHeldUp() throws {
         let suite = try TestSuite()
         let holder = try stoppedHolder(of: suite)
         defer { _ = holder.end(with: SIGKILL) }

@@ -9,7 +9,8 @@ import Testing
     /// Python's `plistlib` writes a list that holds the same list twice once, and refers to it
     /// twice: 40 levels of `n = [n, n]` are 2^40 elements in a few hundred bytes. Before, every
     /// program that opened the suite ran for ever while its memory grew.
-    @Test(.timeLimit(.minutes(1))) func sharedObjectsThatExpandWithoutEndAreSetAside() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    func sharedObjectsThatExpandWithoutEndAreSetAside() async throws {
         let suite = try TestSuite()
         let script = #"""
             import plistlib, sys
@@ -56,7 +57,8 @@ import Testing
     /// `plistlib` writes a string once however many arrays hold it: 8,000 references to one
     /// string of 8 KB are a 35 KB file. A write of another key rewrote it with 8,000 copies,
     /// 66 MB; equal strings and data are written once now, as the file had them.
-    @Test(.timeLimit(.minutes(1))) func aFileSharingOneValueManyTimesIsWrittenBackAsSmall() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    func aFileSharingOneValueManyTimesIsWrittenBackAsSmall() async throws {
         let suite = try TestSuite()
         let script = #"""
             import plistlib, sys

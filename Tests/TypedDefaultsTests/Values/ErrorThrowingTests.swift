@@ -100,7 +100,7 @@ import TypedDefaults
             isMismatch(expected: "Channel", found: #"unknown raw value String "neon" at ["neon"]"#))
     }
 
-    @Test func theDefaultHandlerPrintsOneLine() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func theDefaultHandlerPrintsOneLine() async throws {
         let suite = try TestSuite()
         #expect(try await Probe.run("write", suite.name, "unreadableValueIsReported").status == 0)
         let read = try await Probe.run("verify", suite.name, "unreadableValueIsReported")

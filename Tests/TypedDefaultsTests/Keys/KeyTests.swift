@@ -191,7 +191,7 @@ extension DefaultsKeys {
         #expect(throws: DefaultsError.self) { try UserDefault(.initialCorrupt, store: suite.store).load() }
     }
 
-    @Test func eachProcessSeesTheFirstStoredInitialValue() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func eachProcessSeesTheFirstStoredInitialValue() async throws {
         let suite = try TestSuite()
         let runs = try (0..<2).map { _ in try Probe.start("installID", suite.name) }
         let concurrent = runs.map { $0.waitForLine { $0.hasPrefix("installID ") } }

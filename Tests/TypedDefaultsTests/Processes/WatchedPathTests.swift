@@ -64,7 +64,7 @@ import Testing
     /// `root/link/prefs` with `link` a symlink to `first`, then to `second`, then back to
     /// `first`: every write at the path is heard (the watch on the old target is let go, and one
     /// on the folder the link names now is added, the second time on a folder watched before).
-    @Test func aSymlinkedAncestorPointedElsewhereAndBackIsHeard() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aSymlinkedAncestorPointedElsewhereAndBackIsHeard() async throws {
         let root = try Root()
         try root.make("first/prefs")
         try root.make("second/prefs")
@@ -84,7 +84,7 @@ import Testing
     /// `root/a/b/prefs` loses `b` (the watcher then waits on `a` for `b` to come back); `root`
     /// is moved away and `root/a/b/prefs` made again: inotify says nothing to the watch on `a`
     /// (its parent moved), which follows `a` to `root.old/a`; the folder at the path is heard.
-    @Test func aFolderAwaitedBelowAnAncestorMovedAwayIsHeard() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aFolderAwaitedBelowAnAncestorMovedAwayIsHeard() async throws {
         let root = try Root()
         try root.make("a/b/prefs")
         let folder = root.folder("a/b/prefs")
@@ -105,7 +105,7 @@ import Testing
     /// `root/prefs` is a symlink to `target`, which is not there yet: the watcher waits on `root`
     /// for `prefs`, and making `target` tells it nothing (the event names `target`); once the
     /// folder is there, a write in it is heard.
-    @Test func aSymlinkedFolderWhoseTargetIsMadeLaterIsHeard() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aSymlinkedFolderWhoseTargetIsMadeLaterIsHeard() async throws {
         let root = try Root()
         try FileManager.default.createSymbolicLink(atPath: root.folder("prefs").path, withDestinationPath: "target")
         let folder = root.folder("prefs")
@@ -120,7 +120,7 @@ import Testing
 
     /// `root/a/prefs` while `root` is moved away and made again twice: the grandparent's move is
     /// heard each time, and so is the write at the path.
-    @Test func aGrandparentMovedAwayAndReplacedTwiceIsHeard() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func aGrandparentMovedAwayAndReplacedTwiceIsHeard() async throws {
         let root = try Root()
         try root.make("a/prefs")
         let folder = root.folder("a/prefs")

@@ -16,7 +16,9 @@ import Testing
 
     /// The temporary file is written and synced before it is renamed over the suite, and the
     /// folder is synced after the rename, all before the setter of a `.immediate` store returns.
-    @Test(.enabled(if: isLinux && (strace != nil || mustRun), "needs strace (CI installs it)"))
+    @Test(
+        .tags(.childProcess), .startsProcesses,
+        .enabled(if: isLinux && (strace != nil || mustRun), "needs strace (CI installs it)"))
     func aDurableWriteSyncsTheNewFileThenRenamesItThenSyncsTheFolder() async throws {
         let strace = try #require(Self.strace, "CI=true: strace must be installed")
         let suite = try TestSuite()
@@ -58,7 +60,9 @@ import Testing
 
     /// The first write into a preferences folder that does not exist yet makes it, and syncs
     /// each folder it made into its parent, so the suite does not vanish with a new folder.
-    @Test(.enabled(if: isLinux && (strace != nil || mustRun), "needs strace (CI installs it)"))
+    @Test(
+        .tags(.childProcess), .startsProcesses,
+        .enabled(if: isLinux && (strace != nil || mustRun), "needs strace (CI installs it)"))
     func aNewPreferencesFolderIsSyncedIntoItsParent() async throws {
         let strace = try #require(Self.strace, "CI=true: strace must be installed")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("new-folder-\(UUID().uuidString)")

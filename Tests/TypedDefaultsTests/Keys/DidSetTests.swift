@@ -79,7 +79,7 @@ extension DefaultsKeys {
         #expect(seen.all == [9])
     }
 
-    @Test func changesByAnotherProcessFire() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func changesByAnotherProcessFire() async throws {
         let suite = try TestSuite()
         let seen = Collected<String>()
         let property = UserDefault(wrappedValue: "", "after", store: suite.store).didSet { new, _ in

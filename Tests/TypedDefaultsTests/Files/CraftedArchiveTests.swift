@@ -82,7 +82,7 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
         "l-dict-strings": "value: [\"k\": \"v\"]",
     ]
 
-    @Test(arguments: expected.keys.sorted())
+    @Test(.tags(.childProcess), .startsProcesses, arguments: expected.keys.sorted())
     func aCraftedArchiveNeverCrashesTheReader(variant: String) async throws {
         let folder = try HostileReviewTests.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -60,7 +60,7 @@ struct CompileTimeTypingTests {
         return (status, Set(lines))
     }
 
-    @Test func rightTypesCompile() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func rightTypesCompile() async throws {
         let result = try await typecheck(
             """
             store[.count] = 7
@@ -71,7 +71,7 @@ struct CompileTimeTypingTests {
         #expect(result.status == 0, "errors on lines \(result.errorLines.sorted())")
     }
 
-    @Test func wrongTypesDoNotCompile() async throws {
+    @Test(.tags(.childProcess), .startsProcesses) func wrongTypesDoNotCompile() async throws {
         let wrong = [
             #"store[.count] = "seven""#,
             #"let name: String = store[.count]"#,

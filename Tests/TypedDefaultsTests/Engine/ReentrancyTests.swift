@@ -60,7 +60,8 @@ import TypedDefaults
 
     /// `exit()` from inside an update's body ends the process; what was written before the
     /// update, and what nested updates wrote, are on disk.
-    @Test(.timeLimit(.minutes(1))) func exitInsideAnUpdateEndsTheProcessAndKeepsTheWrites() async throws {
+    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    func exitInsideAnUpdateEndsTheProcessAndKeepsTheWrites() async throws {
         let suite = try TestSuite()
         let run = try await Probe.run("exitInsideUpdate", suite.name)
         #expect(run.status == 0, "\(run.errors)")

@@ -20,11 +20,20 @@
         @State private var model: ObservableDefault<Value>
 
         /// A value stored under a typed key, in `store` (or the key's store, or the standard one).
+        ///
+        /// - Parameters:
+        ///   - key: the typed key, with its default, rules and callbacks.
+        ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
         public init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
             _model = State(initialValue: ObservableDefault(key, store: store))
         }
 
         /// A value stored under `key`, with a default.
+        ///
+        /// - Parameters:
+        ///   - defaultValue: the value read while nothing is stored; it is never written.
+        ///   - key: the name the value is stored under.
+        ///   - store: the store the value lives in; `.standard` unless given.
         public init(wrappedValue defaultValue: Value, _ key: String, store: DefaultsStore = .standard) {
             _model = State(initialValue: ObservableDefault(UserDefault(wrappedValue: defaultValue, key, store: store)))
         }

@@ -71,6 +71,13 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let theme = DefaultsKey<Theme>("theme", default: .system)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the name the value is stored under.
+    ///   - defaultValue: the value read while nothing is stored; it is never written, so a later
+    ///     release can change it.
+    ///   - store: the store the key lives in, used by every property, setting and observation of
+    ///     the key that names no other; `nil` (the default) for `.standard`.
     public convenience init(_ name: String, default defaultValue: Value, store: DefaultsStore? = nil) {
         self.init(name: name, store: store, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [])
     }
@@ -80,6 +87,12 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let deadline = DefaultsKey<Date>("deadline", dynamicDefault: { Date() + 3600 })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the name the value is stored under.
+    ///   - makeDefault: called on each read that finds nothing stored; what it returns is never stored.
+    ///   - store: the store the key lives in, used by every property, setting and observation of
+    ///     the key that names no other; `nil` (the default) for `.standard`.
     public convenience init(
         _ name: String, dynamicDefault makeDefault: @escaping @Sendable () -> Value, store: DefaultsStore? = nil
     ) {
@@ -95,6 +108,12 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// The value is stored atomically: when two processes read the key for the first time at
     /// once, both end up with the one that was stored first. Stored data that cannot be read is
     /// never replaced by it.
+    ///
+    /// - Parameters:
+    ///   - name: the name the value is stored under.
+    ///   - initialValue: the value the first read stores when it finds nothing stored.
+    ///   - store: the store the key lives in, used by every property, setting and observation of
+    ///     the key that names no other; `nil` (the default) for `.standard`.
     public convenience init(_ name: String, initialValue: Value, store: DefaultsStore? = nil) {
         self.init(name: name, store: store, defaultSource: .initial(initialValue), rules: [], didSetHandlers: [])
     }
@@ -104,6 +123,11 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// ```swift
     /// static let myTeam = DefaultsKey<NFLTeam?>("myNFLTeam")
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the name the value is stored under.
+    ///   - store: the store the key lives in, used by every property, setting and observation of
+    ///     the key that names no other; `nil` (the default) for `.standard`.
     public convenience init(_ name: String, store: DefaultsStore? = nil) where Value: ExpressibleByNilLiteral {
         self.init(name, default: nil, store: store)
     }

@@ -23,6 +23,10 @@ extension DefaultsStore {
     /// ```swift
     /// store.update(.launchCount) { $0 += 1 }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the typed key whose value changes.
+    ///   - body: changes, in place, the freshest stored value (or the default); what it leaves is stored.
     public func update<Value>(_ key: DefaultsKey<Value>, _ body: (inout Value) -> Void) {
         key.binding(in: state).update(in: state, body)
     }

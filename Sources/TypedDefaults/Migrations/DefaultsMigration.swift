@@ -34,6 +34,10 @@ extension DefaultsMigration {
     ///
     /// When `newKey` already holds a value (written by a release that knew the new name before
     /// this step ran), that value is the newer one: it stays, and `key` is removed.
+    ///
+    /// - Parameters:
+    ///   - key: the name the value is stored under now.
+    ///   - newKey: the name to store it under; a value already stored there wins.
     public static func renameKey(_ key: String, to newKey: String) -> DefaultsMigration {
         DefaultsMigration("rename \"\(key)\" to \"\(newKey)\"") { work in
             // Compared as stored keys: "caf\u{E9}" renamed to "cafe\u{301}" is a rename.
@@ -56,6 +60,11 @@ extension DefaultsMigration {
     /// keeps a value it already holds under `newKey`), then removed here. A crash between them
     /// leaves the value in both suites, never in neither, and the step runs again at the next
     /// launch.
+    ///
+    /// - Parameters:
+    ///   - key: the name of the value to move, in the suite being migrated.
+    ///   - store: the store of the suite the value moves to.
+    ///   - newKey: the name to store it under there; `key` unless given. A value already there is kept.
     public static func moveKey(_ key: String, to store: DefaultsStore, as newKey: String? = nil) -> DefaultsMigration {
         let destination = newKey ?? key
         return DefaultsMigration("move \"\(key)\" to \"\(destination)\" in \(store.state.location)") { work in
@@ -75,6 +84,12 @@ extension DefaultsMigration {
     /// A stored value that reads as `New` but not as `Old` was converted already (a release
     /// wrote the new type before this step ran) and is kept. One that reads as neither, or a
     /// conversion that throws, fails the step.
+    ///
+    /// - Parameters:
+    ///   - key: the name of the value to convert.
+    ///   - old: the type the value was stored as.
+    ///   - new: the type to store it as.
+    ///   - conversion: makes the new value from the old one; an error it throws fails the step.
     public static func convert<Old: DefaultsValueConvertible & Sendable, New: DefaultsValueConvertible & Sendable>(
         _ key: String, from old: Old.Type, to new: New.Type, _ conversion: @escaping @Sendable (Old) throws -> New
     ) -> DefaultsMigration {
@@ -101,6 +116,12 @@ extension DefaultsMigration {
     /// The JSON may be a string (as TypedDefaults and sindresorhus/Defaults store `Codable`
     /// values) or `Data` (as SwiftyUserDefaults does). A value that reads as `New` already is
     /// kept; one that is no JSON of the old shape fails the step.
+    ///
+    /// - Parameters:
+    ///   - key: the name the JSON is stored under.
+    ///   - old: the old `Codable` shape, which the stored JSON is decoded as.
+    ///   - new: the type to store.
+    ///   - conversion: builds the new value from the decoded old one; an error it throws fails the step.
     public static func evolve<Old: Decodable & Sendable, New: DefaultsValueConvertible & Sendable>(
         _ key: String, from old: Old.Type, to new: New.Type, _ conversion: @escaping @Sendable (Old) throws -> New
     ) -> DefaultsMigration {
@@ -124,6 +145,10 @@ extension DefaultsMigration {
     /// .decodeJSON("theme", as: Theme.self)     // sindresorhus/Defaults: "\"dark\"" becomes "dark"
     /// .decodeJSON("layout", as: Layout.self)   // SwiftyUserDefaults: JSON Data becomes a JSON string
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the name the JSON is stored under.
+    ///   - type: the type to decode the JSON as, and to store.
     public static func decodeJSON<Value: Decodable & DefaultsValueConvertible & Sendable>(
         _ key: String, as type: Value.Type
     ) -> DefaultsMigration {
@@ -144,6 +169,12 @@ extension DefaultsMigration {
     ///
     /// Objects are property-list values: `String`, numbers, `Bool`, `Data`, `Date`, and arrays
     /// and `String`-keyed dictionaries of these. Storing anything else fails the step.
+    ///
+    /// - Parameters:
+    ///   - summary: what the step does, as a ``DefaultsMigrationReport`` and
+    ///     ``DefaultsError/migrationFailed(version:step:underlying:)`` name it.
+    ///   - body: reads and changes the stored objects of the suite; an error it throws fails the
+    ///     step, and nothing it changed is stored.
     public static func custom(
         _ summary: String, _ body: @escaping @Sendable (inout DefaultsMigrationValues) throws -> Void
     ) -> DefaultsMigration {

@@ -16,6 +16,11 @@ extension DefaultsStore {
     ///
     /// Keys are matched exactly, scalar for scalar (see ``DefaultsStoredKey``): an observer of
     /// `"caf\u{E9}"` does not hear of `"cafe\u{301}"`, which a suite may hold beside it.
+    ///
+    /// - Parameters:
+    ///   - keys: the names of the keys to hear of, matched exactly; `nil` (the default) for every key.
+    ///   - initial: whether each key is delivered first, as it is now; `false` unless given.
+    ///   - handler: called with each change, on the suite's serial queue.
     public func observe(
         keys: [String]? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
@@ -29,6 +34,10 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - keys: the names of the keys to hear of, matched exactly; `nil` (the default) for every key.
+    ///   - initial: whether the sequence starts with each key as it is now; `false` unless given.
     public func changes(keys: [String]? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
         .observing { observe(keys: keys, initial: initial, $0) }
     }
@@ -41,6 +50,12 @@ extension DefaultsStore {
     ///     print("theme: \(change.oldValue) → \(change.newValue)")
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the typed key to observe; in this store, even when the key names another.
+    ///   - initial: whether `handler` is first called with the current value, as both the old and
+    ///     the new value; `false` unless given.
+    ///   - handler: called with the old and new value of each change, on the suite's serial queue.
     public func observe<Value>(
         _ key: DefaultsKey<Value>, initial: Bool = false,
         _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
@@ -62,6 +77,11 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(.volume) { print(change.newValue) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the typed key to follow; in this store, even when the key names another.
+    ///   - initial: whether the sequence starts with the current value, as both the old and the new
+    ///     value; `false` unless given.
     public func changes<Value>(_ key: DefaultsKey<Value>, initial: Bool = false) -> AsyncStream<
         DefaultsValueChange<Value>
     > {
@@ -78,6 +98,13 @@ extension DefaultsStore {
     ///
     /// Read the new values through the keys (`store[.theme]`). With `initial: true`, each key is
     /// delivered first, as it is now.
+    ///
+    /// - Parameters:
+    ///   - first: a key to observe.
+    ///   - second: another key to observe.
+    ///   - rest: any further keys to observe.
+    ///   - initial: whether each key is delivered first, as it is now; `false` unless given.
+    ///   - handler: called with each change, naming its key, on the suite's serial queue.
     public func observe<First, Second, each Rest>(
         _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
@@ -92,6 +119,12 @@ extension DefaultsStore {
     /// ```swift
     /// for await change in store.changes(.theme, .fontSize) { redraw() }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - first: a key to follow.
+    ///   - second: another key to follow.
+    ///   - rest: any further keys to follow.
+    ///   - initial: whether the sequence starts with each key as it is now; `false` unless given.
     public func changes<First, Second, each Rest>(
         _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
         initial: Bool = false

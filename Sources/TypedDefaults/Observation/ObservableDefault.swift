@@ -23,6 +23,10 @@ public final class ObservableDefault<Value: DefaultsValueConvertible & Sendable>
     }
 
     /// Follows the value of a typed key, in `store` (or the key's store, or the standard one).
+    ///
+    /// - Parameters:
+    ///   - key: the typed key, with its default, rules and callbacks.
+    ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public convenience init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
         self.init(UserDefault(key, store: store))
     }

@@ -18,6 +18,11 @@ extension UserDefault where Value: Sendable {
     /// ```swift
     /// let observation = $theme.observe(initial: true) { change in apply(change.newValue) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - initial: whether `handler` is first called with the current value, as both the old and
+    ///     the new value; `false` unless given.
+    ///   - handler: called with the old and new value of each change, on the suite's serial queue.
     public func observe(
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {

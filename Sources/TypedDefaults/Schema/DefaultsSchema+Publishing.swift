@@ -17,6 +17,10 @@ extension DefaultsSchema {
     /// when it would change. A store with no file (in memory, or on Apple platforms, where
     /// `UserDefaults` keeps the suite) has nothing to publish beside, and is skipped.
     ///
+    /// - Parameters:
+    ///   - catalog: the settings to publish: every ``Setting`` and ``UserDefault`` stored in it, as
+    ///     ``SettingsCatalog/catalog`` lists them.
+    ///   - keys: typed keys to publish besides, each beside its own suite; none unless given.
     /// - Returns: The files written or found current.
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``; schemas of other suites may
     ///   have been written before it.

@@ -24,6 +24,11 @@ public struct DefaultsSchema: Sendable, Hashable {
     /// The keys, in the order the program declared them.
     public var keys: [Key]
 
+    /// A schema of one suite's keys.
+    ///
+    /// - Parameters:
+    ///   - suite: the name of the suite the schema describes.
+    ///   - keys: the keys, in the order the program declared them.
     public init(suite: String, keys: [Key]) {
         self.suite = suite
         self.keys = keys
@@ -64,6 +69,21 @@ extension DefaultsSchema {
         /// a value written without a member it needs, or with one of another type, is refused.
         public var jsonShape: JSONShape?
 
+        /// A declared key, with every field given.
+        ///
+        /// - Parameters:
+        ///   - name: the name the value is stored under.
+        ///   - swiftType: the value's Swift type, as the program writes it: `Int`, `Optional<String>`, `Theme`.
+        ///   - valueType: what the suite stores for the value.
+        ///   - title: the setting's title; empty (the default) for a typed key.
+        ///   - info: the setting's info text; empty unless given.
+        ///   - defaultValue: the default, as it is stored; `nil` when it is computed on each read,
+        ///     or is a keyed archive (whose bytes differ each time one is made).
+        ///   - formattedDefaultValue: the default, as the program formats it.
+        ///   - range: the bounds and step of a number declared with them; `nil` unless given.
+        ///   - options: the values a setting with options takes, in its order; `nil` (the default)
+        ///     for a key that takes any value of its type.
+        ///   - jsonShape: the shape of the JSON a `Codable` value is stored as; `nil` unless given.
         public init(
             name: String, swiftType: String, valueType: ValueType, title: String = "", info: String = "",
             defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil,
@@ -120,6 +140,12 @@ extension DefaultsSchema {
         public var max: DefaultsStoredValue
         public var step: DefaultsStoredValue
 
+        /// Bounds and a step, in their stored form.
+        ///
+        /// - Parameters:
+        ///   - min: the lowest value.
+        ///   - max: the highest value.
+        ///   - step: how far one step moves the value.
         public init(min: DefaultsStoredValue, max: DefaultsStoredValue, step: DefaultsStoredValue) {
             self.min = min
             self.max = max
@@ -132,6 +158,11 @@ extension DefaultsSchema {
         public var value: DefaultsStoredValue
         public var title: String
 
+        /// An option, as stored and as formatted.
+        ///
+        /// - Parameters:
+        ///   - value: the option as the suite stores it.
+        ///   - title: the option as the program formats it.
         public init(value: DefaultsStoredValue, title: String) {
             self.value = value
             self.title = title

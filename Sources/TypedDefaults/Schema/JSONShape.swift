@@ -35,6 +35,12 @@ extension DefaultsSchema {
             /// Whether it may be missing or `null`: an optional property.
             public var isOptional: Bool
 
+            /// A member: its name, its shape, and whether it may be missing.
+            ///
+            /// - Parameters:
+            ///   - name: the member's name in the JSON object.
+            ///   - shape: the JSON its value must have.
+            ///   - isOptional: whether it may be missing or `null`, as an optional property may.
             public init(name: String, shape: JSONShape, isOptional: Bool) {
                 self.name = name
                 self.shape = shape

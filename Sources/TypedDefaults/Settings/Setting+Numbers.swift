@@ -10,6 +10,16 @@ extension Setting where Value: DefaultsSteppable {
     ///
     /// The value stays within `range` however it is set: a value assigned, or written by
     /// another process, outside it reads as the nearer bound (a rule added after the key's).
+    ///
+    /// - Parameters:
+    ///   - key: the typed key, with its default, rules and callbacks.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - range: the bounds the value is kept within.
+    ///   - step: how far ``increase(wrapping:)`` and ``decrease(wrapping:)`` move the value, on a
+    ///     grid that starts at the lower bound of `range`; 1 unless given.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", range: ClosedRange<Value>,
         step: Value = 1, format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
@@ -24,6 +34,17 @@ extension Setting where Value: DefaultsSteppable {
     /// ```swift
     /// @Setting("fontSize", title: "Font size", range: 8...72, step: 2) var fontSize = 12
     /// ```
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - range: the bounds the value is kept within.
+    ///   - step: how far ``increase(wrapping:)`` and ``decrease(wrapping:)`` move the value, on a
+    ///     grid that starts at the lower bound of `range`; 1 unless given.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(
         wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
         range: ClosedRange<Value>, step: Value = 1, format: (@Sendable (Value) -> String)? = nil,

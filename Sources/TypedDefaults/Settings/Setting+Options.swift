@@ -117,6 +117,14 @@ extension Setting where Value: Equatable {
     /// stored value outside it stays as it is until the setting is written. Repeated options
     /// are listed once; an empty list allows only the default. ``min`` and ``max`` of a number
     /// with options are its first and last options.
+    ///
+    /// - Parameters:
+    ///   - key: the typed key, with its default, rules and callbacks.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - options: the values the setting takes, in the order it steps through them.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
@@ -137,6 +145,15 @@ extension Setting where Value: Equatable {
     /// A value that is none of the options reads as the default (or, if the default is none
     /// of them either, the first option), a number as the nearest option, as for a setting on
     /// a typed key.
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - options: the values the setting takes, in the order it steps through them.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(
         wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
         options: [Value], format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard

@@ -69,6 +69,13 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     ///
     /// Without a `title`, the setting is titled with the key's name. Without a `format`, a
     /// value is shown as its description, an optional unwrapped and `nil` as `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: the typed key, with its default, rules and callbacks.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public init(
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "",
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
@@ -81,6 +88,14 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// ```swift
     /// @Setting("userName", title: "Name") var userName = "Ada"
     /// ```
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(
         wrappedValue defaultValue: Value, _ key: String, title: String? = nil, info: String = "",
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore = .standard
@@ -95,6 +110,13 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// ```swift
     /// @Setting("nickname", title: "Nickname") var nickname: String?
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the name the value is stored under.
+    ///   - title: the short name a settings screen shows; the key's name unless given.
+    ///   - info: a longer explanation; empty unless given.
+    ///   - format: formats a value for people; unless given, a value shows as its description.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(
         _ key: String, title: String? = nil, info: String = "", format: (@Sendable (Value) -> String)? = nil,
         store: DefaultsStore = .standard
@@ -173,6 +195,11 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// ```swift
     /// let observation = settings.$volume.observe { print(settings.$volume.formatted($0.newValue)) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - initial: whether `handler` is first called with the current value, as both the old and
+    ///     the new value; `false` unless given.
+    ///   - handler: called with the old and new value of each change, on the suite's serial queue.
     public func observe(
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
     ) -> DefaultsObservation {

@@ -39,6 +39,13 @@ public struct SettingDescription: Sendable, Hashable {
         /// Whether the setting's value is this option now.
         public let isSelected: Bool
 
+        /// An option with every field given.
+        ///
+        /// - Parameters:
+        ///   - value: the option as the suite stores it; `nil` for a value that cannot be stored as
+        ///     a property list value.
+        ///   - title: the option, formatted as the setting formats its value.
+        ///   - isSelected: whether the setting's value is this option now.
         public init(value: DefaultsStoredValue?, title: String, isSelected: Bool) {
             self.value = value
             self.title = title
@@ -65,6 +72,16 @@ public struct SettingDescription: Sendable, Hashable {
 
     /// A description with every field given, as a catalog makes them; for tests and for
     /// listing entries that are not settings beside them.
+    ///
+    /// - Parameters:
+    ///   - key: the key the value is stored under.
+    ///   - type: the value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
+    ///   - title: the setting's title.
+    ///   - info: the setting's info text; empty for none.
+    ///   - formattedDefaultValue: the default, formatted as `formattedValue` is.
+    ///   - formattedValue: the current value, formatted.
+    ///   - hasStoredValue: whether a value is stored, as opposed to the default being shown.
+    ///   - kind: what kind of control fits the setting.
     public init(
         key: String, type: String, title: String, info: String, formattedDefaultValue: String, formattedValue: String,
         hasStoredValue: Bool, kind: Kind

@@ -53,6 +53,11 @@ public protocol DefaultsBackend: Sendable {
     /// was stored before retrying it), and must end in a bound it documents (`deadline`, or a
     /// longer wait for a server that is restarting).
     ///
+    /// - Parameters:
+    ///   - changes: the values to store, by key; a `nil` value removes its key.
+    ///   - deadline: when to stop waiting for other writers and throw.
+    ///   - edit: runs on the freshest values with `changes` applied, and may change them further;
+    ///     when it throws, nothing is stored.
     /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
     ///   when the values could not be stored or another writer held them past `deadline`.
     func commit(
@@ -83,9 +88,18 @@ public protocol DefaultsBackend: Sendable {
     ///     if key.name.utf8.count > 200 { throw .encodingFailed(key: key.name, underlying: KeyTooLong()) }
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - value: the value being written.
+    ///   - key: the key it is written under.
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 }
 
 extension DefaultsBackend {
+    /// Accepts every value.
+    ///
+    /// - Parameters:
+    ///   - value: the value being written.
+    ///   - key: the key it is written under.
     public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
 }

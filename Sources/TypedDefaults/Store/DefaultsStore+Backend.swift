@@ -11,6 +11,11 @@ extension DefaultsStore {
     /// Stores made with backends of one ``DefaultsBackend/location`` share one state, and so see
     /// each other's writes at once, as stores of one suite name do; the first backend given for
     /// a location is the one used. A store's own ``backend`` given here uses that store's state.
+    ///
+    /// - Parameters:
+    ///   - backend: where the suite's values live; for a ``DefaultsBackend/location`` already in
+    ///     use, the backend given first is used.
+    ///   - durability: when writes are committed to the backend; `.coalesced` (within 100 ms) unless given.
     public init(backend: some DefaultsBackend, durability: Durability = .coalesced) {
         if let own = backend as? StateBackend {
             self.init(state: own.state, durability: durability)

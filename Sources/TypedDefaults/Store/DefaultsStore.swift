@@ -55,6 +55,9 @@ public struct DefaultsStore: Sendable {
     /// let store = try DefaultsStore(suiteName: "com.example.app", durability: .immediate)
     /// ```
     ///
+    /// - Parameters:
+    ///   - suiteName: the suite's name, a plain file name such as `com.example.app`.
+    ///   - durability: when writes reach the disk; `.coalesced` (within 100 ms) unless given.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that is not a plain
     ///   file name (see ``Foundation/UserDefaults/suite(named:)``).
     public init(suiteName: String, durability: Durability = .coalesced) throws(DefaultsError) {
@@ -74,6 +77,10 @@ public struct DefaultsStore: Sendable {
     /// (empty, with a path separator or `..`, too long) is a programmer error, and this traps
     /// naming the problem. For a name that comes from input or configuration, use
     /// ``init(suiteName:durability:)``, which throws.
+    ///
+    /// - Parameters:
+    ///   - name: the suite's name, as a literal; this traps if ``init(suiteName:durability:)`` would refuse it.
+    ///   - durability: when writes reach the disk; `.coalesced` (within 100 ms) unless given.
     public init(suite name: StaticString, durability: Durability = .coalesced) {
         let defaults: UserDefaults
         do {
@@ -89,6 +96,10 @@ public struct DefaultsStore: Sendable {
     /// ```swift
     /// let store = DefaultsStore(UserDefaults(suiteName: "com.example.app")!)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - defaults: the `UserDefaults` object whose suite the store reads and writes.
+    ///   - durability: when writes reach the disk; `.coalesced` (within 100 ms) unless given.
     public init(_ defaults: UserDefaults, durability: Durability = .coalesced) {
         #if !canImport(Darwin)
             if let suiteName = PreferencesFolder.suiteName(of: defaults) {

@@ -29,6 +29,9 @@ extension DefaultsStoredValue {
     /// - string: the text itself. Arrays and dictionaries have no plain text form: use
     ///   ``init(json:)``.
     ///
+    /// - Parameters:
+    ///   - text: the text, as a command line gives it.
+    ///   - kind: the kind of value to read it as, in the form listed above.
     /// - Throws: ``FormatError`` naming what is wrong; nothing is guessed.
     public init(parsing text: String, as kind: Kind) throws(FormatError) {
         switch kind {

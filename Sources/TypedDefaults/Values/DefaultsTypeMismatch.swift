@@ -18,6 +18,11 @@ public struct DefaultsTypeMismatch: Error, Sendable, CustomStringConvertible {
     public var path: [String]
 
     /// Creates a mismatch from plain descriptions.
+    ///
+    /// - Parameters:
+    ///   - expected: the type that was expected, such as `"Int"`.
+    ///   - found: what was found instead, such as `String "abc"`.
+    ///   - path: where in a nested value the mismatch is, outermost first; empty unless given.
     public init(expected: String, found: String, path: [String] = []) {
         self.expected = expected
         self.found = found
@@ -25,6 +30,10 @@ public struct DefaultsTypeMismatch: Error, Sendable, CustomStringConvertible {
     }
 
     /// Creates a mismatch naming the expected type and describing the object found.
+    ///
+    /// - Parameters:
+    ///   - expected: the type that was expected.
+    ///   - object: the stored object found instead; ``found`` describes it.
     public init(expected: Any.Type, found object: Any) {
         self.init(expected: String(describing: expected), found: StoredObject.describe(object))
     }

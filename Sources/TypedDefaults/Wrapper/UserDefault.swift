@@ -77,6 +77,11 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// ```swift
     /// @UserDefault("launchCount") var launchCount = 0
     /// ```
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(wrappedValue defaultValue: Value, _ key: String, store: DefaultsStore = .standard) {
         self.init(key: key, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [], store: store)
     }
@@ -86,6 +91,11 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// ```swift
     /// @UserDefault("theme", defaults: UserDefaults(suiteName: "com.example.app")!) var theme = Theme.system
     /// ```
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - defaults: the `UserDefaults` object whose suite holds the value.
     public init(wrappedValue defaultValue: Value, _ key: String, defaults: UserDefaults) {
         self.init(wrappedValue: defaultValue, key, store: DefaultsStore(defaults))
     }
@@ -95,11 +105,19 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// ```swift
     /// @UserDefault("name") var name: String?
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the name the value is stored under.
+    ///   - store: the store the value lives in; `.standard` unless given.
     public init(_ key: String, store: DefaultsStore = .standard) where Value: ExpressibleByNilLiteral {
         self.init(wrappedValue: nil, key, store: store)
     }
 
     /// Declares an optional stored property whose default is `nil`, in the suite of `defaults`.
+    ///
+    /// - Parameters:
+    ///   - key: the name the value is stored under.
+    ///   - defaults: the `UserDefaults` object whose suite holds the value.
     public init(_ key: String, defaults: UserDefaults) where Value: ExpressibleByNilLiteral {
         self.init(wrappedValue: nil, key, defaults: defaults)
     }
@@ -325,6 +343,10 @@ extension UserDefault where Value: Sendable {
     ///
     /// The store is `store` when given, else the key's own ``DefaultsKey/store``, else
     /// ``DefaultsStore/standard``.
+    ///
+    /// - Parameters:
+    ///   - key: the typed key, with its default, rules and callbacks.
+    ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
         let store = store ?? key.store ?? .standard
         self.init(binding: key.binding(in: store.state), store: store)

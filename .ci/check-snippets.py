@@ -108,32 +108,42 @@ def main():
                 (folder / "main.swift").write_text(code + "\n")
             else:
                 (folder / "Snippet.swift").write_text(swift_file(context, code))
-            targets.append((name, where, is_main, "import TypedDefaultsPostgres" in context + code))
+            uses = {
+                "postgres": "import TypedDefaultsPostgres" in context + code,
+                "configuration": "import TypedDefaultsConfiguration" in context + code,
+            }
+            targets.append((name, where, is_main, uses))
             expected = [match.group(1) for match in map(PRINTS.search, code.split("\n")) if match]
             if expected:
                 if not is_main:
                     sys.exit(f"{where}: a block that claims output (// prints) must be a program (begin with import)")
                 runs.append((name, where, expected))
 
-    def dependencies(uses_postgres):
-        # The PostgreSQL backend's package is built only for the examples that use it.
+    def dependencies(uses):
+        # The PostgreSQL backend's and the configuration provider's packages are built only for
+        # the examples that use them.
         products = ['.product(name: "TypedDefaults", package: "root")',
                     '.product(name: "TypedDefaultsTestSupport", package: "root")']
-        if uses_postgres:
+        if uses["postgres"]:
             products.append('.product(name: "TypedDefaultsPostgres", package: "postgres")')
+        if uses["configuration"]:
+            products.append('.product(name: "TypedDefaultsConfiguration", package: "configuration")')
+            products.append('.product(name: "Configuration", package: "swift-configuration")')
         return "[" + ", ".join(products) + "]"
 
     target_list = ",\n".join(
         f'        .{"executableTarget" if is_main else "target"}(name: "{name}", '
-        f"dependencies: {dependencies(uses_postgres)})"
-        for name, _, is_main, uses_postgres in targets
+        f"dependencies: {dependencies(uses)})"
+        for name, _, is_main, uses in targets
     )
     (work / "Package.swift").write_text(
         "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
         'let package = Package(\n    name: "Snippets",\n'
         "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
         f'    dependencies: [.package(name: "root", path: "{root}"), '
-        f'.package(name: "postgres", path: "{root / "Postgres"}")],\n'
+        f'.package(name: "postgres", path: "{root / "Postgres"}"), '
+        f'.package(name: "configuration", path: "{root / "Configuration"}"), '
+        '.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0")],\n'
         f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"
     )
 

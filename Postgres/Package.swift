@@ -16,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // postgres-nio's own TLS; named for the tests, which connect with it.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The swift-configuration provider, measured and tested over a PostgreSQL suite here,
+        // where the server and postgres-nio are at hand.
+        .package(name: "TypedDefaultsConfiguration", path: "../Configuration"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -40,7 +44,11 @@ let package = Package(
         // Times reads, writes, commits and change propagation against a plist file store.
         .executableTarget(
             name: "postgres-benchmark",
-            dependencies: ["TypedDefaultsPostgres", .product(name: "TypedDefaults", package: "TypedDefaults")]
+            dependencies: [
+                "TypedDefaultsPostgres", .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsConfiguration", package: "TypedDefaultsConfiguration"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
         ),
         .testTarget(
             name: "TypedDefaultsPostgresTests",
@@ -48,6 +56,8 @@ let package = Package(
                 "TypedDefaultsPostgres", "postgres-probe",
                 .product(name: "TypedDefaultsTestSupport", package: "TypedDefaults"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "TypedDefaultsConfiguration", package: "TypedDefaultsConfiguration"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
     ],

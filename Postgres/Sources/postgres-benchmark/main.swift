@@ -1,5 +1,7 @@
+import Configuration
 import Foundation
 import TypedDefaults
+import TypedDefaultsConfiguration
 import TypedDefaultsPostgres
 
 // Measures a store on PostgreSQL against a store on a plist file, doing what programs do: a
@@ -11,7 +13,8 @@ import TypedDefaultsPostgres
 //
 // Prints a Markdown table, and exits 1 if another process sees a write on PostgreSQL later
 // than the 100 ms the backend promises on loopback (median).
-//   postgres-benchmark observe postgres|file SUITE   (the other process)
+//   postgres-benchmark observe|watch postgres|file SUITE   (the other process: a store's
+//   observer, or a swift-configuration watch through DefaultsProvider)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -62,6 +65,38 @@ if arguments.first == "observe", arguments.count == 3 {
     exit(0)
 }
 
+// The other process, through swift-configuration: prints each value a watchValue of `tick`
+// delivers, with the time it arrived.
+if arguments.first == "watch", arguments.count == 3 {
+    let store = makeStore(kind: arguments[1], suite: arguments[2], durability: .immediate)
+    let provider: DefaultsProvider
+    do {
+        provider = try DefaultsProvider(store: store)
+    } catch {
+        fail("cannot read the suite: \(error)")
+    }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        try await provider.watchValue(forKey: ["tick"], type: .int) { updates in
+            var first = true
+            for await update in updates {
+                // The first update is the value now: the watch is ready.
+                if first {
+                    say("ready")
+                    first = false
+                    continue
+                }
+                guard case .int(let value)? = try? update.get().value?.content else { continue }
+                say("\(value) \(now())")
+                if value < 0 { break }
+            }
+        }
+        done.signal()
+    }
+    done.wait()
+    exit(0)
+}
+
 let quick = arguments.contains("--quick")
 guard PostgresBackend.environmentConfiguration() != nil else { fail("PGHOST is not set: run .ci/postgres.sh start") }
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-benchmark-\(UUID())")
@@ -96,9 +131,13 @@ final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
     private let lock = NSLock()
     private var text = ""
 
-    init(kind: String, suite: String) {
+    /// - Parameters:
+    ///   - mode: `observe` (a store's observer) or `watch` (swift-configuration's watchValue).
+    ///   - kind: `postgres` or `file`.
+    ///   - suite: the suite it follows.
+    init(mode: String = "observe", kind: String, suite: String) {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["observe", kind, suite]
+        process.arguments = [mode, kind, suite]
         process.standardOutput = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
@@ -174,9 +213,25 @@ for kind in ["postgres", "file"] {
     observer.finish()
     results.append(summary(propagation))
     if kind == "postgres" { propagationMedian = propagation.sorted()[propagation.count / 2] }
+    // The same through swift-configuration: from the end of the commit to the other process's
+    // watchValue update (DefaultsProvider).
+    let watcher = Observer(mode: "watch", kind: kind, suite: suite + ".immediate")
+    guard watcher.waitUntilReady() else { fail("the watch did not start") }
+    usleep(300_000)
+    var watched: [UInt64] = []
+    for value in 1...rounds {
+        immediate[tick] = value + 1_000_000
+        let committed = now()
+        guard let seen = watcher.time(of: "\(value + 1_000_000)") else { fail("the watch did not see \(value) in 5 s") }
+        watched.append(seen > committed ? seen - committed : 0)
+    }
+    immediate[tick] = -1
+    watcher.finish()
+    results.append(summary(watched))
     let names = [
         "read `store[key]` (cached)", "write `store[key] = v` (coalesced)", "write, `.immediate` (committed)",
         "`update` (atomic read-modify-write)", "write seen by another process's observer",
+        "committed write seen by another process's swift-configuration watch",
     ]
     for (index, result) in results.enumerated() {
         if kind == "postgres" {

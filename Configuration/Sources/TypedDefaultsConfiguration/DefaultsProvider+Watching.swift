@@ -1,0 +1,117 @@
+public import Configuration
+import Foundation
+import Synchronization
+import TypedDefaults
+
+/// What a provider keeps under its lock: its copy of the suite's values, and who watches them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct ProviderState: Sendable {
+    var values: [DefaultsStoredKey: DefaultsStoredValue]
+    var valueWatchers: [UUID: ValueWatcher] = [:]
+    var snapshotWatchers: [UUID: AsyncStream<any ConfigSnapshot>.Continuation] = [:]
+
+    /// One `watchValue`: its key and type, where its updates go, and what it was told last (so
+    /// that a change of another part of a dictionary it reads tells it nothing).
+    struct ValueWatcher: Sendable {
+        let key: AbsoluteConfigKey
+        let type: ConfigType
+        let continuation: AsyncStream<Result<LookupResult, any Error>>.Continuation
+        var last: String?
+    }
+
+    /// Updates to send once the lock is released: continuations may resume a task at once.
+    struct Deliveries {
+        var values: [(AsyncStream<Result<LookupResult, any Error>>.Continuation, Result<LookupResult, any Error>)] = []
+        var snapshots: [AsyncStream<any ConfigSnapshot>.Continuation] = []
+        var snapshot: (any ConfigSnapshot)?
+
+        func deliver() {
+            for (continuation, result) in values { continuation.yield(result) }
+            if let snapshot { for continuation in snapshots { continuation.yield(snapshot) } }
+        }
+    }
+
+    /// The updates due after the suite's key `changedKey` took its new value: every watcher of
+    /// a key it answers (itself, or a member of a dictionary stored under it) whose result
+    /// differs from what it was told last, and every snapshot watcher.
+    mutating func deliveries(afterChangeOf changedKey: String, provider: DefaultsProvider) -> Deliveries {
+        var deliveries = Deliveries()
+        for (id, watcher) in valueWatchers {
+            let encoded = watcher.key.components.joined(separator: ".")
+            guard encoded == changedKey || encoded.hasPrefix(changedKey + ".") else { continue }
+            let result = Result { () throws(DefaultsProviderTypeMismatch) in
+                try provider.lookup(watcher.key, watcher.type, in: values)
+            }.mapError { $0 as any Error }
+            let told = Self.fingerprint(result)
+            guard told != watcher.last else { continue }
+            valueWatchers[id]?.last = told
+            deliveries.values.append((watcher.continuation, result))
+        }
+        if !snapshotWatchers.isEmpty {
+            deliveries.snapshots = Array(snapshotWatchers.values)
+            deliveries.snapshot = DefaultsProviderSnapshot(provider: provider, values: values)
+        }
+        return deliveries
+    }
+
+    /// What tells one result from another, for not repeating one.
+    static func fingerprint(_ result: Result<LookupResult, any Error>) -> String {
+        switch result {
+        case .success(let lookup): "value \(String(describing: lookup.value?.content))"
+        case .failure(let error): "error \(error)"
+        }
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension DefaultsProvider {
+    /// The value now, then each change of it, until `updatesHandler` returns; the watch then
+    /// ends and its observation with it. A change of a type the key is not read as arrives as a
+    /// failure (``DefaultsProviderTypeMismatch``), and the watch goes on.
+    public func watchValue<Return: ~Copyable>(
+        forKey key: AbsoluteConfigKey, type: ConfigType,
+        updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws
+            -> Return
+    ) async throws -> Return {
+        let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let initial = state.withLock { state in
+            let result = Result { () throws(DefaultsProviderTypeMismatch) in
+                try lookup(key, type, in: state.values)
+            }.mapError { $0 as any Error }
+            state.valueWatchers[id] = ProviderState.ValueWatcher(
+                key: key, type: type, continuation: continuation, last: ProviderState.fingerprint(result))
+            return result
+        }
+        continuation.yield(initial)
+        defer {
+            _ = state.withLock { $0.valueWatchers.removeValue(forKey: id) }
+            continuation.finish()
+        }
+        return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
+    }
+
+    /// The suite's values now, then after each change, until `updatesHandler` returns.
+    public func watchSnapshot<Return: ~Copyable>(
+        updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
+    ) async throws -> Return {
+        let (stream, continuation) = AsyncStream<any ConfigSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let initial = state.withLock { state in
+            state.snapshotWatchers[id] = continuation
+            return DefaultsProviderSnapshot(provider: self, values: state.values)
+        }
+        continuation.yield(initial)
+        defer {
+            _ = state.withLock { $0.snapshotWatchers.removeValue(forKey: id) }
+            continuation.finish()
+        }
+        return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
+    }
+
+    /// The number of watches running, for tests and diagnostics.
+    public var watchCount: Int {
+        state.withLock { $0.valueWatchers.count + $0.snapshotWatchers.count }
+    }
+}

@@ -1,0 +1,156 @@
+import Configuration
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsConfiguration
+
+/// Issue 31: watches give the current value, then every change the store hears of, with no
+/// polling, and end cleanly.
+@Suite struct WatchTests {
+    /// The ints a watch of `key` delivers, collected until `done` says so or 10 s pass.
+    static func watchInts(
+        _ provider: DefaultsProvider, _ key: AbsoluteConfigKey, into received: Received<Int?>,
+        until done: @escaping @Sendable ([Int?]) -> Bool
+    ) async throws {
+        try await provider.watchValue(forKey: key, type: .int) { updates in
+            for await update in updates {
+                guard case .int(let value)? = try? update.get().value?.content else {
+                    received.append(nil)
+                    if done(received.all) { return }
+                    continue
+                }
+                received.append(value)
+                if done(received.all) { return }
+            }
+        }
+    }
+
+    @Test func aWatchStartsWithTheCurrentValueThenEachWrite() async throws {
+        let (_, store) = try Suites.make()
+        let limit = DefaultsKey<Int>("limit", default: 0, store: store)
+        store[limit] = 1
+        let provider = try DefaultsProvider(store: store)
+        let received = Received<Int?>()
+        let watching = Task { try await Self.watchInts(provider, "limit", into: received) { $0.last == 3 } }
+        #expect(await eventually { received.all == [1] })
+        store[limit] = 2
+        #expect(await eventually { received.all.last == 2 })
+        store.reset(limit)  // removed: the key is absent
+        #expect(await eventually { received.all.last == .some(nil) })
+        store[limit] = 3
+        try await watching.value
+        #expect(received.all == [1, 2, nil, 3])
+        #expect(provider.watchCount == 0, "the watch ended with its handler")
+    }
+
+    /// Another process writes with the tool: the watch hears it through the file watcher, and
+    /// a reader's watch too.
+    @Test(.enabled(if: Tool.executable != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+    func aWatchHearsTheToolWritingInAnotherProcess() async throws {
+        let (suite, store) = try Suites.make()
+        store[DefaultsKey<Int>("http.maxConnections", default: 0, store: store)] = 100
+        try store.flush()
+        let provider = try DefaultsProvider(store: store)
+        let config = ConfigReader(provider: provider)
+        let received = Received<Int?>()
+        let watching = Task {
+            try await config.watchInt(forKey: "http.maxConnections") { updates in
+                for await value in updates {
+                    received.append(value)
+                    if value == 250 { return }
+                }
+            }
+        }
+        #expect(await eventually { received.all == [100] })
+        let written = try await Tool.run(["write", suite, "http.maxConnections", "--int", "250"])
+        #expect(written.status == 0, "\(written.errors)")
+        try await watching.value
+        #expect(received.all == [100, 250])
+        #expect(config.int(forKey: "http.maxConnections") == 250)
+    }
+
+    /// Fifty watches of a few keys at once all hear one write, and end together.
+    @Test func manyWatchesAtOnce() async throws {
+        let (_, store) = try Suites.make()
+        let keys = (0..<5).map { DefaultsKey<Int>("key\($0)", default: 0, store: store) }
+        for key in keys { store[key] = 1 }
+        let provider = try DefaultsProvider(store: store)
+        try await withThrowingTaskGroup(of: [Int?].self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    let received = Received<Int?>()
+                    try await Self.watchInts(provider, AbsoluteConfigKey(["key\(index % 5)"]), into: received) {
+                        $0.last == 2
+                    }
+                    return received.all
+                }
+            }
+            #expect(await eventually { provider.watchCount == 50 })
+            for key in keys { store[key] = 2 }
+            var ended = 0
+            for try await received in group {
+                #expect(received.first == 1 && received.last == 2, "\(received)")
+                ended += 1
+            }
+            #expect(ended == 50)
+        }
+        #expect(provider.watchCount == 0)
+    }
+
+    /// A watch whose task is cancelled mid-stream ends and leaves no watcher behind; a provider
+    /// let go of is released with its observation.
+    @Test func aWatchCancelledMidStreamEnds() async throws {
+        let (_, store) = try Suites.make()
+        let limit = DefaultsKey<Int>("limit", default: 0, store: store)
+        var provider: DefaultsProvider? = try DefaultsProvider(store: store)
+        weak let released = provider
+        let received = Received<Int?>()
+        let watching = Task { [provider] in
+            guard let provider else { return }
+            try await Self.watchInts(provider, "limit", into: received) { _ in false }
+        }
+        #expect(await eventually { received.all.count == 1 })
+        store[limit] = 5
+        #expect(await eventually { received.all.last == 5 })
+        watching.cancel()
+        try await watching.value
+        #expect(provider?.watchCount == 0)
+        provider = nil
+        #expect(released == nil, "the provider and its store observation are released")
+        store[limit] = 6  // no one left to tell
+    }
+
+    /// A snapshot watch gives the values now, then after each change.
+    @Test func aSnapshotWatchSeesEachChange() async throws {
+        let (_, store) = try Suites.make()
+        let mode = DefaultsKey<String>("mode", default: "", store: store)
+        store[mode] = "normal"
+        let provider = try DefaultsProvider(store: store)
+        let received = Received<String?>()
+        let watching = Task {
+            try await provider.watchSnapshot { updates in
+                for await snapshot in updates {
+                    let value = try? snapshot.value(forKey: "mode", type: .string).value?.content
+                    if case .string(let text)? = value { received.append(text) } else { received.append(nil) }
+                    if received.all.last == "maintenance" { return }
+                }
+            }
+        }
+        #expect(await eventually { received.all == ["normal"] })
+        store[mode] = "maintenance"
+        try await watching.value
+        #expect(received.all == ["normal", "maintenance"])
+    }
+
+    /// `fetchValue` reads the backend first: a write another process made is there even before
+    /// the file watcher tells the store.
+    @Test(.enabled(if: Tool.executable != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+    func fetchReadsTheBackendFirst() async throws {
+        let (suite, store) = try Suites.make()
+        store[DefaultsKey<String>("banner", default: "", store: store)] = "old"
+        try store.flush()
+        let provider = try DefaultsProvider(store: store)
+        #expect(try await Tool.run(["write", suite, "banner", "new"]).status == 0)
+        #expect(try await provider.fetchValue(forKey: "banner", type: .string).value?.content == .string("new"))
+    }
+}

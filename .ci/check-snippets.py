@@ -111,6 +111,7 @@ def main():
             uses = {
                 "postgres": "import TypedDefaultsPostgres" in context + code,
                 "configuration": "import TypedDefaultsConfiguration" in context + code,
+                "web": "import TypedDefaultsWeb" in context + code,
             }
             targets.append((name, where, is_main, uses))
             expected = [match.group(1) for match in map(PRINTS.search, code.split("\n")) if match]
@@ -129,6 +130,9 @@ def main():
         if uses["configuration"]:
             products.append('.product(name: "TypedDefaultsConfiguration", package: "configuration")')
             products.append('.product(name: "Configuration", package: "swift-configuration")')
+        if uses["web"]:
+            products.append('.product(name: "TypedDefaultsWeb", package: "web")')
+            products.append('.product(name: "Hummingbird", package: "hummingbird")')
         return "[" + ", ".join(products) + "]"
 
     target_list = ",\n".join(
@@ -137,13 +141,15 @@ def main():
         for name, _, is_main, uses in targets
     )
     (work / "Package.swift").write_text(
-        "// swift-tools-version: 6.1\nimport PackageDescription\n\n"
+        "// swift-tools-version: 6.2\nimport PackageDescription\n\n"
         'let package = Package(\n    name: "Snippets",\n'
         "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
         f'    dependencies: [.package(name: "root", path: "{root}"), '
         f'.package(name: "postgres", path: "{root / "Postgres"}"), '
         f'.package(name: "configuration", path: "{root / "Configuration"}"), '
-        '.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0")],\n'
+        f'.package(name: "web", path: "{root / "Web"}"), '
+        '.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"), '
+        '.package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1")],\n'
         f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"
     )
 

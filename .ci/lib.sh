@@ -29,10 +29,12 @@ need() {
 }
 
 # Runs a swift build and fails when it printed a warning: build_without_warnings ARGUMENTS…
+# SwiftPM's notes on files a dependency does not declare (swift-distributed-tracing, which
+# Hummingbird uses, has one) are the dependency's, not ours.
 build_without_warnings() {
     local log="$TYPEDDEFAULTS_CI_FOLDER/build-$$.log"
     swift build "$@" 2>&1 | tee "$log"
-    if grep -q "warning:" "$log"; then
+    if grep "warning:" "$log" | grep -v "^warning: 'swift-[a-z-]*': found [0-9]* file(s) which are unhandled" | grep -q .; then
         echo "swift build $* printed warnings" >&2
         exit 1
     fi

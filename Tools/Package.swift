@@ -7,7 +7,7 @@ import PackageDescription
 //     swift run --package-path Tools typed-defaults read com.example.app
 let package = Package(
     name: "TypedDefaultsTools",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "typed-defaults", targets: ["typed-defaults"]),
         // What the tool reads and writes as files, without the command line: for fuzz targets.
@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The settings page `serve` runs.
+        .package(name: "TypedDefaultsWeb", path: "../Web"),
     ],
     targets: [
         .executableTarget(
@@ -25,6 +27,7 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TypedDefaultsWeb", package: "TypedDefaultsWeb"),
             ]
         ),
         // No ArgumentParser here: a fuzz target links it alone.

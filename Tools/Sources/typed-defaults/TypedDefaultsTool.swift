@@ -35,7 +35,7 @@ struct TypedDefaultsTool: ParsableCommand {
             """,
         subcommands: [
             Domains.self, Read.self, ReadType.self, Write.self, Delete.self, Rename.self, Reset.self, Export.self,
-            Import.self, Watch.self, ListKeys.self, Describe.self, Range.self, ListRecursively.self,
+            Import.self, Watch.self, ListKeys.self, Describe.self, Range.self, ListRecursively.self, Serve.self,
         ]
     )
 

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""The settings page of `typed-defaults serve`, in a real headless Chromium (issue 32).
+
+Usage: web-page.py TOOL DEMO [--screenshot PNG]
+
+TOOL is the built typed-defaults, DEMO the built settings-demo (it publishes the schema the page
+shows). XDG_CONFIG_HOME must name a folder of the run's own. Drives Debian's chromium and
+chromium-driver through selenium: loads the page, changes a choice and sees the suite change,
+enters an out-of-range number and sees the refusal with nothing stored, writes with the tool in
+another process and sees the page update, resets a row, shows a key named like markup as text,
+and checks that another origin cannot change anything. Then measures, from another process's
+write to the page's update (median), and GET /api/settings on a suite of 1,000 keys (requests a
+second). Exits 1 on the first failure, naming it.
+"""
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+TOOL, DEMO = sys.argv[1], sys.argv[2]
+SCREENSHOT = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
+SUITE = "dev.typeddefaults.settings-demo"
+MARKUP = '<img src=x onerror="document.title=\'pwned\'">'
+
+
+def fail(message):
+    print("web-page: FAILED: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def tool(*arguments, check=True):
+    result = subprocess.run([TOOL, *arguments], capture_output=True, text=True)
+    if check and result.returncode != 0:
+        fail(f"typed-defaults {' '.join(arguments)}: {result.stderr}")
+    return result.stdout
+
+
+def wait(condition, what, seconds=10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except Exception:  # the element is being replaced
+            pass
+        time.sleep(0.01)
+    fail("timed out: " + what)
+
+
+class Server:
+    """A running `typed-defaults serve`, and its address."""
+
+    def __init__(self, suite):
+        self.process = subprocess.Popen([TOOL, "serve", suite], stdout=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        if not self.url.startswith("http://127.0.0.1:"):
+            fail("serve printed " + repr(self.url))
+        parsed = urllib.parse.urlparse(self.url)
+        self.port = parsed.port
+        self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def row(driver, key):
+    for section in driver.find_elements(By.CSS_SELECTOR, "section[data-key]"):
+        if section.get_attribute("data-key") == key:
+            return section
+    return None
+
+
+def control(driver, key):
+    return driver.find_element(By.CSS_SELECTOR, f'[name="{key}"]')
+
+
+def stored(key):
+    """What the suite stores under key, in the exact JSON form; None when nothing is."""
+    values = json.loads(tool("read", SUITE, "--json"))
+    return values.get(key)
+
+
+def main():
+    subprocess.run([DEMO, "--reset"], check=True, capture_output=True)
+    subprocess.run([DEMO], check=True, capture_output=True)  # publishes the schema
+    tool("write", "--force", SUITE, MARKUP, "--string", "<b>not bold</b>")
+    server = Server(SUITE)
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,1300"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService("/usr/bin/chromedriver"))
+    try:
+        check_page(driver, server)
+        measure(driver, server)
+    finally:
+        driver.quit()
+        server.stop()
+    check_throughput()
+
+
+def check_page(driver, server):
+    driver.get(server.url)
+    wait(lambda: row(driver, "volume") is not None, "the rows")
+    keys = [section.get_attribute("data-key") for section in driver.find_elements(By.CSS_SELECTOR, "section[data-key]")]
+    declared = tool("list-keys", SUITE).split()
+    if keys[: len(declared)] != declared:
+        fail(f"rows {keys} are not the schema's keys in order {declared}")
+    if keys[len(declared):] != [MARKUP]:
+        fail(f"the key the schema does not know is not listed after them: {keys}")
+    print("rows:", ", ".join(keys))
+
+    # A choice: stored when the select fires change.
+    Select(control(driver, "theme")).select_by_visible_text("dark")
+    wait(lambda: stored("theme") == "dark", "theme stored as dark")
+    print("choice: theme = dark stored")
+
+    # A number out of range: refused in the row, nothing stored.
+    before = stored("volume")
+    volume = control(driver, "volume")
+    volume.clear()
+    volume.send_keys("3")
+    driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", volume)
+    alert = lambda: row(driver, "volume").find_element(By.CSS_SELECTOR, "[role=alert]").text
+    wait(lambda: "above the range" in alert(), "the refusal shown in the row")
+    if stored("volume") != before:
+        fail("a refused volume was stored")
+    print("refusal:", alert())
+
+    # Another process writes: every open page shows it within a second.
+    tool("write", SUITE, "launchCount", "--int", "42")
+    wait(lambda: control(driver, "launchCount").get_attribute("value") == "42", "the tool's write on the page", 1)
+    print("live: the tool's write shown")
+
+    # Reset: the default again, and nothing stored.
+    row(driver, "theme").find_element(By.XPATH, ".//button[text()='Reset to default']").click()
+    wait(lambda: stored("theme") is None, "theme reset")
+    wait(lambda: Select(control(driver, "theme")).first_selected_option.text == "system", "the default shown")
+    print("reset: theme back to system")
+
+    # Markup is text.
+    title = row(driver, MARKUP).find_element(By.TAG_NAME, "h2").text
+    if MARKUP not in title or driver.find_elements(By.TAG_NAME, "img") or driver.title == "pwned":
+        fail("a key named like markup was not shown as text")
+    try:
+        driver.switch_to.alert
+        fail("a dialog opened")
+    except NoAlertPresentException:
+        pass
+    print("markup: shown as text")
+
+    if SCREENSHOT:
+        driver.save_screenshot(SCREENSHOT)
+        print("screenshot:", SCREENSHOT)
+
+    # Another origin cannot change anything: its request carries no cookie (SameSite=Strict)
+    # and a foreign Origin.
+    before = stored("volume")
+    page = (
+        "data:text/html,<script>fetch('http://127.0.0.1:%d/api/settings/volume',"
+        "{method:'PUT',credentials:'include',body:'{\"value\":0.1}'})"
+        ".then(r=>document.title='status '+r.status).catch(e=>document.title='blocked')</script>" % server.port
+    )
+    driver.get(page)
+    wait(lambda: driver.title.startswith("status") or driver.title == "blocked", "the foreign request to end")
+    if stored("volume") != before:
+        fail("another origin changed a setting")
+    print("origin: another origin's change refused (" + driver.title + ")")
+
+
+def measure(driver, server):
+    """From the end of another process's write to the page showing it, 20 times."""
+    driver.get(server.url)
+    wait(lambda: row(driver, "launchCount") is not None, "the rows")
+    latencies = []
+    for value in range(100, 120):
+        tool("write", SUITE, "launchCount", "--int", str(value))
+        written = time.monotonic()
+        wait(lambda: control(driver, "launchCount").get_attribute("value") == str(value), "an update", 5)
+        latencies.append((time.monotonic() - written) * 1000)
+    median = statistics.median(latencies)
+    print(f"| another process's write → the page's update, median of 20 | {median:.1f} ms |")
+    if median > 1000:
+        fail("the page showed a write after more than a second (median)")
+
+
+def check_throughput():
+    """Requests a second of GET /api/settings on a suite of 1,000 keys, 4 connections, 3 s."""
+    suite = "dev.typeddefaults.web-benchmark"
+    values = {f"key.{index}": index for index in range(1000)}
+    path = os.path.join(os.environ["XDG_CONFIG_HOME"], "thousand.json")
+    with open(path, "w") as file:
+        json.dump(values, file)
+    tool("import", suite, path)
+    server = Server(suite)
+    counts = []
+    stop = time.monotonic() + 3
+
+    def client():
+        connection = http.client.HTTPConnection("127.0.0.1", server.port)
+        count = 0
+        while time.monotonic() < stop:
+            connection.request("GET", "/api/settings", headers={"Authorization": "Bearer " + server.token})
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200 or body.count(b'"key"') != 1000:
+                fail("GET /api/settings did not list the 1,000 keys")
+            count += 1
+        counts.append(count)
+
+    threads = [threading.Thread(target=client) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    server.stop()
+    print(f"| GET /api/settings, 1,000 keys | {sum(counts) / 3:.0f} requests/s |")
+
+
+if __name__ == "__main__":
+    main()
+    print("web-page: every check passed")

@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+import Testing
+import TypedDefaults
+
+/// curl, which sends a request exactly as told.
+enum Curl {
+    static func run(_ arguments: [String]) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let data = Locked(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            data.withLock { $0.append(chunk) }
+        }
+        let _: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        return String(decoding: data.withLock { $0 } + rest, as: UTF8.self)
+    }
+}
+
+/// A value shared between threads.
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { value.withLock { body(&$0) } }
+}
+
+/// Issue 32: `typed-defaults serve` as a process, and its HTTP API through a real server on
+/// loopback. (The page itself is driven in a real browser by .ci/web-page.py.)
+@Suite struct ServeTests {
+    /// A running `serve`, the address it printed, and requests to it.
+    final class Server: @unchecked Sendable {  // `running` is only read after it started
+        let running: Tool.Running
+        let base: URL
+        let token: String
+
+        init(suite: String) async throws {
+            running = try Tool.Running(["serve", suite])
+            _ = await running.wait(seconds: 30) { $0.lines.contains { $0.hasPrefix("http://") } }
+            let line = try #require(running.lines.first, "serve printed nothing: \(running.text)")
+            let parts = line.split(separator: "?token=", maxSplits: 1)
+            try #require(parts.count == 2, "not an address with a token: \(line)")
+            base = try #require(URL(string: String(parts[0])))
+            token = String(parts[1])
+        }
+
+        func stop() { running.stop() }
+
+        /// Sends a request with curl, which sends exactly the headers given (`Host` among them);
+        /// its status and body.
+        func send(
+            _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
+            bearer: Bool = true
+        ) async throws -> (status: Int, body: String) {
+            var arguments = ["-s", "-X", method, "-w", "\n%{http_code}"]
+            var all = headers
+            if bearer { all["Authorization"] = "Bearer \(token)" }
+            for (name, value) in all.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
+            if let body { arguments += ["--data-binary", body] }
+            arguments.append(base.absoluteString + "/" + path)
+            let output = try await Curl.run(arguments)
+            let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        }
+
+        /// Reads the event stream with curl until a `data:` line contains `text`, or 20 s pass.
+        func event(containing text: String, after trigger: @escaping @Sendable () async throws -> Void) async throws
+            -> String?
+        {
+            let stream = Process()
+            stream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            stream.arguments = [
+                "curl", "-sN", "-m", "20", "-H", "Authorization: Bearer \(token)", base.absoluteString + "/api/events",
+            ]
+            let output = Pipe()
+            stream.standardOutput = output
+            try stream.run()
+            defer { stream.terminate() }
+            let received = Locked("")
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                received.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            defer { output.fileHandleForReading.readabilityHandler = nil }
+            // Connected: the stream's first comment.
+            let deadline = Date().addingTimeInterval(20)
+            while !received.withLock({ $0.contains(": connected") }), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try await trigger()
+            while Date() < deadline {
+                let found = received.withLock { text in text.split(separator: "\n") }.first {
+                    $0.hasPrefix("data: ") && $0.contains(text)
+                }
+                if let found { return String(found.dropFirst("data: ".count)) }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return nil
+        }
+    }
+
+    /// The demo's kind of suite: a schema with a range, options and a Codable value.
+    func publishedSuite(_ label: String = #function) throws -> (name: String, store: DefaultsStore) {
+        let (suite, store) = try Tool.suite(label)
+        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        return (suite, store)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func printsOneAddressAndServesTheAPIWithTheToken() async throws {
+        let (suite, store) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        #expect(server.running.lines.count == 1, "\(server.running.text)")
+        #expect(server.base.host == "127.0.0.1", "loopback unless told otherwise")
+        #expect(server.token.count == 64)
+
+        #expect(try await server.send("GET", "api/settings", bearer: false).status == 401)
+        #expect(
+            try await server.send("GET", "api/settings", headers: ["Authorization": "Bearer wrong"], bearer: false)
+                .status == 403)
+        let listed = try await server.send("GET", "api/settings")
+        #expect(listed.status == 200)
+        let keys = try Self.keys(listed.body)
+        #expect(Array(keys.prefix(3)) == ["fontSize", "volume", "theme"], "the schema's order")
+
+        // A write checked as `write` checks it; refused, nothing stored.
+        let written = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 16}"#)
+        #expect(written.status == 200, "\(written.body)")
+        store.refresh()
+        #expect(ToolTestSettings(store: store).fontSize == 16)
+        let refused = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 100}"#)
+        #expect(refused.status == 422)
+        #expect(refused.body == #"{"error":"100 is above the range 8 to 72"}"#)
+        #expect(try await server.send("PUT", "api/settings/theme", body: #"{"value": "purple"}"#).status == 422)
+        #expect(try await server.send("PUT", "api/settings/nowhere", body: #"{"value": 1}"#).status == 422)
+        #expect(try await server.send("PUT", "api/settings/fontSize", body: "not json").status == 400)
+        store.refresh()
+        #expect(ToolTestSettings(store: store).fontSize == 16)
+
+        // Reset: back to the default.
+        let reset = try await server.send("DELETE", "api/settings/fontSize")
+        #expect(reset.status == 200)
+        #expect(reset.body.contains(#""stored":false"#) && reset.body.contains(#""value":12"#), "\(reset.body)")
+    }
+
+    /// A change from another origin is refused; so is one with a cookie and no origin, and a
+    /// request that names another host (DNS rebinding).
+    @Test(.timeLimit(.minutes(2))) func originsAndHostsAreChecked() async throws {
+        let (suite, store) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let own = "http://\(server.base.host ?? ""):\(server.base.port ?? 0)"
+        let foreign = try await server.send(
+            "PUT", "api/settings/fontSize", body: #"{"value": 20}"#, headers: ["Origin": "http://evil.example"])
+        #expect(foreign.status == 403)
+        let cookieOnly = try await server.send(
+            "PUT", "api/settings/fontSize", body: #"{"value": 20}"#,
+            headers: ["Cookie": "typed_defaults_token=\(server.token)"], bearer: false)
+        #expect(cookieOnly.status == 403, "a cookie without an Origin is no proof of the page")
+        let fromPage = try await server.send(
+            "PUT", "api/settings/fontSize", body: #"{"value": 20}"#,
+            headers: ["Cookie": "typed_defaults_token=\(server.token)", "Origin": own], bearer: false)
+        #expect(fromPage.status == 200, "\(fromPage.body)")
+        let rebound = try await server.send("GET", "api/settings", headers: ["Host": "attacker.example:80"])
+        #expect(rebound.status == 403)
+        store.refresh()
+        #expect(ToolTestSettings(store: store).fontSize == 20)
+    }
+
+    /// The first load takes the token from the address and sets an HttpOnly, SameSite=Strict
+    /// cookie; the page, its script and its style come from the server itself.
+    @Test(.timeLimit(.minutes(2))) func theFirstLoadSetsAStrictCookie() async throws {
+        let (suite, _) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let head = try await Curl.run([
+            "-s", "-D", "-", "-o", "/dev/null", "\(server.base.absoluteString)/?token=\(server.token)",
+        ])
+        #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        let cookie = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(head)")
+        #expect(head.lowercased().contains("content-security-policy: default-src 'self'"))
+        let page = try await server.send("GET", "", bearer: true)
+        #expect(page.status == 200)
+        #expect(!page.body.contains("https://") && !page.body.contains("//cdn"), "no network but the server's")
+        #expect(try await server.send("GET", "page.js").status == 200)
+    }
+
+    /// Every open page hears of another process's write: the event stream carries its row.
+    @Test(.timeLimit(.minutes(2))) func theEventStreamCarriesAnotherProcesssWrite() async throws {
+        let (suite, _) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let event = try await server.event(containing: #""key":"fontSize""#) {
+            let written = try await Tool.run("write", suite, "fontSize", "18")
+            #expect(written.status == 0, "\(written.errors)")
+        }
+        let row = try #require(event, "no event within 20 s")
+        #expect(row.contains(#""value":18"#) && row.contains(#""stored":true"#), "\(row)")
+    }
+
+    /// Keys and values are text: a key named like markup comes back as a JSON string, exactly.
+    @Test(.timeLimit(.minutes(2))) func keysAndValuesAreText() async throws {
+        let (suite, store) = try Tool.suite()
+        let markup = #"<img src=x onerror="alert(1)">"#
+        try store.editStoredValues { $0[DefaultsStoredKey(markup)] = .string("<b>bold</b>") }
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let listed = try await server.send("GET", "api/settings")
+        #expect(try Self.keys(listed.body) == [markup])
+        #expect(listed.body.contains(#""value":"<b>bold</b>""#))
+        let path = "api/settings/" + (markup.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let written = try await server.send("PUT", path, body: #"{"value": "<i>x</i>"}"#)
+        #expect(written.status == 200, "\(written.body)")
+        #expect(try store.storedValues()[DefaultsStoredKey(markup)] == .string("<i>x</i>"))
+    }
+
+    @Test func aPortOutOfRangeIsAUsageError() async throws {
+        let result = try await Tool.run("serve", "suite", "--port", "70000")
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--port takes 0 to 65535"), "\(result.errors)")
+    }
+
+    static func keys(_ body: String) throws -> [String] {
+        let root = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        let rows = root?["settings"] as? [[String: Any]] ?? []
+        return rows.compactMap { $0["key"] as? String }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TypedDefaults
+
+/// The page's rows: each setting the published schema declares, in its order, then each key the
+/// suite stores that the schema does not know (as dconf-editor shows keys without a schema).
+/// Written as JSON for `GET /api/settings`, each value in the exact JSON form `read --json`
+/// prints.
+struct SettingRows {
+    let schema: DefaultsSchema?
+    let values: [DefaultsStoredKey: DefaultsStoredValue]
+
+    /// The keys, in the page's order.
+    var keys: [DefaultsStoredKey] {
+        let declared = (schema?.keys ?? []).map { DefaultsStoredKey($0.name) }
+        let known = Set(declared)
+        return declared + values.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    /// The rows of every key, as a JSON array.
+    func json() -> String {
+        "[" + keys.map(row).joined(separator: ",") + "]"
+    }
+
+    /// One key's row, as a JSON object:
+    /// `{"key", "title", "info", "control", "declared", "stored", "value", "default",
+    /// "formattedDefault", "options", "range", "shape", "type"}`.
+    func row(_ key: DefaultsStoredKey) -> String {
+        let declared = schema?[key.name]
+        let stored = values[key]
+        var members: [(String, String)] = [
+            ("key", text(key.name)),
+            ("title", text(declared.map { $0.title.isEmpty ? key.name : $0.title } ?? key.name)),
+            ("info", text(declared?.info ?? "")),
+            ("type", text(declared?.swiftType ?? stored.map { $0.kind.rawValue } ?? "")),
+            ("control", text(Self.control(declared: declared, stored: stored))),
+            ("declared", declared == nil ? "false" : "true"),
+            ("stored", stored == nil ? "false" : "true"),
+        ]
+        let shown = stored ?? declared?.defaultValue
+        members.append(("value", shown?.json() ?? "null"))
+        members.append(("default", declared?.defaultValue?.json() ?? "null"))
+        members.append(("formattedDefault", text(declared?.formattedDefaultValue ?? "")))
+        if let options = declared?.options {
+            let listed = options.map { "{\"value\":\($0.value.json()),\"title\":\(text($0.title))}" }
+            members.append(("options", "[" + listed.joined(separator: ",") + "]"))
+        }
+        if let range = declared?.range {
+            members.append(
+                ("range", "{\"min\":\(range.min.json()),\"max\":\(range.max.json()),\"step\":\(range.step.json())}"))
+        }
+        if let shape = declared?.jsonShape { members.append(("shape", text("\(shape)"))) }
+        return "{" + members.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// Which control fits the key: `flag`, `choice`, `number` (with the range), `integer`,
+    /// `float`, `text`, `date`, `json` (arrays, dictionaries, `Codable` values, anything else).
+    static func control(declared: DefaultsSchema.Key?, stored: DefaultsStoredValue?) -> String {
+        if declared?.options != nil { return "choice" }
+        if let type = declared?.valueType {
+            switch unwrapped(type) {
+            case .boolean: return "flag"
+            case .integer: return declared?.range == nil ? "integer" : "number"
+            case .real: return declared?.range == nil ? "float" : "number"
+            case .string: return "text"
+            case .date: return "date"
+            default: return "json"
+            }
+        }
+        switch stored {
+        case .boolean?: return "flag"
+        case .integer?, .unsignedInteger?: return "integer"
+        case .real?: return "float"
+        case .string(let string)? where stored?.encoding == .plain: return string.contains("\n") ? "json" : "text"
+        case .date?: return "date"
+        default: return "json"
+        }
+    }
+
+    static func unwrapped(_ type: DefaultsSchema.ValueType) -> DefaultsSchema.ValueType {
+        if case .optional(let wrapped) = type { return unwrapped(wrapped) }
+        return type
+    }
+
+    /// `string` as a JSON string.
+    private func text(_ string: String) -> String {
+        DefaultsStoredValue.string(string).json()
+    }
+}

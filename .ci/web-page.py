@@ -4,7 +4,7 @@
 Usage: web-page.py TOOL DEMO [--screenshot PNG]
 
 TOOL is the built typed-defaults, DEMO the built settings-demo (it publishes the schema the page
-shows). XDG_CONFIG_HOME must name a folder of the run's own. Drives Debian's chromium and
+shows). Suites live in XDG_CONFIG_HOME, or in a temporary folder when it is unset. Drives Debian's chromium and
 chromium-driver through selenium: loads the page, changes a choice and sees the suite change,
 enters an out-of-range number and sees the refusal with nothing stored, writes with the tool in
 another process and sees the page update, resets a row, shows a key named like markup as text,
@@ -18,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -92,6 +93,8 @@ def stored(key):
 
 
 def main():
+    if not os.environ.get("XDG_CONFIG_HOME"):
+        os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="web-page.")
     subprocess.run([DEMO, "--reset"], check=True, capture_output=True)
     subprocess.run([DEMO], check=True, capture_output=True)  # publishes the schema
     tool("write", "--force", SUITE, MARKUP, "--string", "<b>not bold</b>")

@@ -60,7 +60,8 @@ final class Locked<Value: Sendable>: Sendable {
             _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
             bearer: Bool = true
         ) async throws -> (status: Int, body: String) {
-            var arguments = ["-s", "-X", method, "-w", "\n%{http_code}"]
+            // At most 10 s: a request the server took as an event stream would never end.
+            var arguments = ["-s", "-m", "10", "-X", method, "-w", "\n%{http_code}"]
             var all = headers
             if bearer { all["Authorization"] = "Bearer \(token)" }
             for (name, value) in all.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
@@ -122,7 +123,9 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(server.base.host == "127.0.0.1", "loopback unless told otherwise")
         #expect(server.token.count == 64)
 
-        #expect(try await server.send("GET", "api/settings", bearer: false).status == 401)
+        let missing = try await server.send("GET", "api/settings", bearer: false)
+        #expect(missing.status == 401)
+        #expect(missing.body == #"{"error":"the token is missing"}"#, "every refusal has one shape")
         #expect(
             try await server.send("GET", "api/settings", headers: ["Authorization": "Bearer wrong"], bearer: false)
                 .status == 403)
@@ -163,14 +166,22 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(foreign.status == 403)
         let cookieOnly = try await server.send(
             "PUT", "api/settings/fontSize", body: #"{"value": 20}"#,
-            headers: ["Cookie": "typed_defaults_token=\(server.token)"], bearer: false)
+            headers: ["Cookie": "typed_defaults_token_\(server.base.port ?? 0)=\(server.token)"], bearer: false)
         #expect(cookieOnly.status == 403, "a cookie without an Origin is no proof of the page")
         let fromPage = try await server.send(
             "PUT", "api/settings/fontSize", body: #"{"value": 20}"#,
-            headers: ["Cookie": "typed_defaults_token=\(server.token)", "Origin": own], bearer: false)
+            headers: ["Cookie": "typed_defaults_token_\(server.base.port ?? 0)=\(server.token)", "Origin": own],
+            bearer: false)
         #expect(fromPage.status == 200, "\(fromPage.body)")
-        let rebound = try await server.send("GET", "api/settings", headers: ["Host": "attacker.example:80"])
-        #expect(rebound.status == 403)
+        let port = server.base.port ?? 0
+        for (host, allowed) in [
+            ("attacker.example:\(port)", false), ("attacker.example:80", false), ("127.0.0.1:\(port + 1)", false),
+            ("localhost:\(port)", true), ("10.0.0.5:\(port)", true), ("[::1]:\(port)", true),
+            ("127.00.0.1:\(port)", false),
+        ] {
+            let answer = try await server.send("GET", "api/settings", headers: ["Host": host])
+            #expect(answer.status == (allowed ? 200 : 403), "\(host): \(answer.body)")
+        }
         store.refresh()
         #expect(ToolTestSettings(store: store).fontSize == 20)
     }
@@ -221,6 +232,40 @@ final class Locked<Value: Sendable>: Sendable {
         let written = try await server.send("PUT", path, body: #"{"value": "<i>x</i>"}"#)
         #expect(written.status == 200, "\(written.body)")
         #expect(try store.storedValues()[DefaultsStoredKey(markup)] == .string("<i>x</i>"))
+    }
+
+    /// At most 64 event streams are open at once; a stream whose client went away is let go of
+    /// at the next change it is sent, and the next client is served.
+    @Test(.timeLimit(.minutes(2))) func eventStreamsAreBounded() async throws {
+        let (suite, _) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        let request =
+            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            + "Authorization: Bearer \(server.token)\r\n\r\n"
+        var streams: [RawConnection] = []
+        for _ in 0..<64 {
+            let stream = try RawConnection(port: port, request: request)
+            #expect(stream.status() == 200)
+            streams.append(stream)
+        }
+        let refused = try RawConnection(port: port, request: request)
+        #expect(refused.status() == 503, "the 65th stream is refused")
+        streams.removeAll()  // closes them
+        // A change is sent to every stream: those whose clients went away fail the write and end.
+        #expect(try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 14}"#).status == 200)
+        var again = 0
+        let deadline = Date().addingTimeInterval(20)
+        while again != 200, Date() < deadline {
+            again = try RawConnection(port: port, request: request).status()
+            if again != 200 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(again == 200, "a stream is served again once the closed ones are let go of")
+        let event = try await server.event(containing: #""key":"fontSize""#) {
+            _ = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 16}"#)
+        }
+        #expect(event != nil, "a new stream is served once the closed ones are let go of")
     }
 
     @Test func aPortOutOfRangeIsAUsageError() async throws {

@@ -77,11 +77,20 @@ enum PageAssets {
             }
             case "choice": {
                 const select = element("select", { name: name });
+                let found = false;
                 row.options.forEach((option, index) => {
                     const choice = element("option", { value: String(index), text: option.title });
-                    if (JSON.stringify(option.value) === JSON.stringify(row.value)) { choice.selected = true; }
+                    if (JSON.stringify(option.value) === JSON.stringify(row.value)) { choice.selected = true; found = true; }
                     select.append(choice);
                 });
+                if (!found) {
+                    // Stored by someone else, outside the options: shown as it is, so that any
+                    // option picked is a change.
+                    const stored = element("option", { value: "", text: JSON.stringify(row.value) + " (not an option)" });
+                    stored.disabled = true;
+                    stored.selected = true;
+                    select.prepend(stored);
+                }
                 return select;
             }
             case "number": case "integer": case "float": {
@@ -182,8 +191,15 @@ enum PageAssets {
         }
 
         async function load() {
+            // The token came in the address, once: the cookie carries it from here, and the
+            // address bar, the history and a screenshot need not show it.
+            if (new URLSearchParams(location.search).has("token")) { history.replaceState(null, "", location.pathname); }
             const response = await fetch(api("api/settings"));
-            if (!response.ok) { status.textContent = "Cannot load the settings: " + response.status; return; }
+            if (!response.ok) {
+                const answer = await response.json().catch(() => ({}));
+                status.textContent = "Cannot load the settings: " + (answer.error || response.status);
+                return;
+            }
             const answer = await response.json();
             main.replaceChildren(...answer.settings.map(render));
             status.textContent = answer.settings.length + " settings · live";

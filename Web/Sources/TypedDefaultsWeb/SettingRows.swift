@@ -9,6 +9,11 @@ struct SettingRows {
     let schema: DefaultsSchema?
     let values: [DefaultsStoredKey: DefaultsStoredValue]
 
+    /// Reads a suite's rows as they are now: its published schema and its stored values.
+    static func reader(_ store: DefaultsStore) -> @Sendable () throws -> SettingRows {
+        { SettingRows(schema: try store.publishedSchema(), values: try store.storedValues()) }
+    }
+
     /// The keys, in the page's order.
     var keys: [DefaultsStoredKey] {
         let declared = (schema?.keys ?? []).map { DefaultsStoredKey($0.name) }

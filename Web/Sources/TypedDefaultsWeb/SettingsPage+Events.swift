@@ -1,39 +1,107 @@
 import Foundation
 import Hummingbird
+import Synchronization
 import TypedDefaults
 
-extension SettingsPage {
-    /// How often an idle event stream sends a comment: a client that went away is noticed then,
-    /// and its observation ends.
+/// The page's event streams, fed by one observation of the suite: each change's row is read
+/// once, on the store's own observer queue (never on the threads that answer requests), and
+/// sent to every open stream.
+final class EventHub: Sendable {
+    /// The most streams open at once; another is refused with 503.
+    static let capacity = 64
+    /// How often an idle stream sends a comment: a client that went away is noticed then.
     static let keepAlive: Duration = .seconds(15)
 
-    /// The rows that change, as server-sent events (`event: change`, the row's JSON as data),
-    /// each as the suite holds it when it is sent: another process's write, the tool's, another
-    /// machine's on PostgreSQL, or this page's own.
-    func events() -> Response {
-        let (keys, continuation) = AsyncStream<String?>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
-        let observation = store.observe { change in continuation.yield(change.key) }
-        let ticking = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: Self.keepAlive)
-                continuation.yield(nil)
-            }
+    private struct State {
+        var streams: [UUID: AsyncStream<String>.Continuation] = [:]
+        var observation: DefaultsObservation?
+        var ticking: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let store: DefaultsStore
+    /// The row of a key, as JSON, or `nil` when the suite cannot be read now.
+    private let row: @Sendable (String) -> String?
+
+    init(store: DefaultsStore, row: @escaping @Sendable (String) -> String?) {
+        self.store = store
+        self.row = row
+    }
+
+    /// A new stream of event texts, or `nil` when ``capacity`` streams are open. The first
+    /// stream starts the observation; the last one to end stops it.
+    func subscribe() -> (id: UUID, events: AsyncStream<String>)? {
+        let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        let (accepted, starts) = state.withLock { state -> (Bool, Bool) in
+            guard state.streams.count < Self.capacity else { return (false, false) }
+            state.streams[id] = continuation
+            return (true, state.observation == nil)
         }
-        let body = ResponseBody { writer in
-            defer {
-                observation.cancel()
-                ticking.cancel()
-                continuation.finish()
-            }
-            try await writer.write(ByteBuffer(string: ": connected\n\n"))
-            for await key in keys {
-                guard let key else {
-                    try await writer.write(ByteBuffer(string: ": still here\n\n"))
-                    continue
+        guard accepted else { return nil }
+        if starts {
+            let observation = store.observe { [weak self] change in self?.changed(change.key) }
+            let ticking = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.keepAlive)
+                    self?.tick()
                 }
-                guard let row = try? rows().row(DefaultsStoredKey(key)) else { continue }
-                try await writer.write(ByteBuffer(string: "event: change\ndata: \(row)\n\n"))
             }
+            let surplus = state.withLock { state -> (DefaultsObservation, Task<Void, Never>)? in
+                if state.observation == nil, !state.streams.isEmpty {
+                    state.observation = observation
+                    state.ticking = ticking
+                    return nil
+                }
+                return (observation, ticking)
+            }
+            surplus?.0.cancel()
+            surplus?.1.cancel()
+        }
+        return (id, events)
+    }
+
+    func unsubscribe(_ id: UUID) {
+        let ended = state.withLock { state in
+            let continuation = state.streams.removeValue(forKey: id)
+            guard state.streams.isEmpty else {
+                return (continuation, nil as DefaultsObservation?, nil as Task<Void, Never>?)
+            }
+            defer {
+                state.observation = nil
+                state.ticking = nil
+            }
+            return (continuation, state.observation, state.ticking)
+        }
+        ended.0?.finish()
+        ended.1?.cancel()
+        ended.2?.cancel()
+    }
+
+    /// Sends a comment to every stream, so that one whose client went away fails its write.
+    private func tick() {
+        for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield(": still here\n\n") }
+    }
+
+    private func changed(_ key: String) {
+        guard let row = row(key) else { return }
+        let event = "event: change\ndata: \(row)\n\n"
+        for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield(event) }
+    }
+}
+
+extension SettingsPage {
+    /// The rows that change, as server-sent events (`event: change`, the row's JSON as data):
+    /// another process's write, the tool's, another machine's on PostgreSQL, or this page's own.
+    func events() -> Response {
+        guard let (id, events) = hub.subscribe() else {
+            return refusal(.serviceUnavailable, "\(EventHub.capacity) pages are open on this server already")
+        }
+        let hub = self.hub
+        let body = ResponseBody { writer in
+            defer { hub.unsubscribe(id) }
+            try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            for await event in events { try await writer.write(ByteBuffer(string: event)) }
             try await writer.finish(nil)
         }
         var headers = Self.headers(type: "text/event-stream")

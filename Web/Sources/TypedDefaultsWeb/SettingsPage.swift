@@ -29,6 +29,7 @@ import TypedDefaults
 public struct SettingsPage: Sendable {
     public let store: DefaultsStore
     let token: String
+    let hub: EventHub
     /// The hosts a request may name (`127.0.0.1:8080`, `localhost:8080`); `nil` accepts any,
     /// for a program that mounts the page behind its own checks.
     let allowedHosts: Set<String>?
@@ -42,6 +43,8 @@ public struct SettingsPage: Sendable {
         self.store = store
         self.token = token
         self.allowedHosts = allowedHosts
+        let rows = SettingRows.reader(store)
+        hub = EventHub(store: store) { key in (try? rows())?.row(DefaultsStoredKey(key)) }
     }
 
     /// 32 random bytes, in hexadecimal.
@@ -50,34 +53,50 @@ public struct SettingsPage: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    static let cookieName = "typed_defaults_token"
     /// The largest request body read: a setting's JSON, far above any real one.
     static let bodyLimit = 1 << 20
 
     /// Adds the page's routes to `router`.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        router.get("/") { request, context in try page(request, context) }
-        router.get("page.js") { request, _ in
-            try asset(request, PageAssets.script, type: "text/javascript; charset=utf-8")
+        router.get("/") { request, _ in
+            await answer(request, queryToken: request.uri.queryParameters.get("token")) { try page(request) }
         }
-        router.get("page.css") { request, _ in try asset(request, PageAssets.style, type: "text/css; charset=utf-8") }
+        router.get("page.js") { request, _ in
+            await answer(request) { asset(PageAssets.script, type: "text/javascript; charset=utf-8") }
+        }
+        router.get("page.css") { request, _ in
+            await answer(request) { asset(PageAssets.style, type: "text/css; charset=utf-8") }
+        }
         router.get("api/settings") { request, _ in
-            try authorize(request)
-            return json(.ok, "{\"suite\":\(text(suiteName)),\"settings\":\(try rows().json())}")
+            await answer(request) { json(.ok, "{\"suite\":\(text(suiteName)),\"settings\":\(try rows().json())}") }
         }
         router.put("api/settings/:key") { request, context in
-            try authorize(request, changing: true)
-            let key = try Self.key(context)
-            var body = try await request.body.collect(upTo: Self.bodyLimit)
-            return write(key, body: body.readString(length: body.readableBytes) ?? "")
+            await answer(request, changing: true) {
+                var body = try await request.body.collect(upTo: Self.bodyLimit)
+                return write(try Self.key(context), body: body.readString(length: body.readableBytes) ?? "")
+            }
         }
         router.delete("api/settings/:key") { request, context in
-            try authorize(request, changing: true)
-            return reset(try Self.key(context))
+            await answer(request, changing: true) { reset(try Self.key(context)) }
         }
         router.get("api/events") { request, _ in
-            try authorize(request)
-            return events()
+            await answer(request, queryToken: request.uri.queryParameters.get("token")) { events() }
+        }
+    }
+
+    /// Runs `body` for a request that passed ``authorize(_:changing:queryToken:)``; every
+    /// failure, the checks' included, is `{"error": "…"}` with its status.
+    private func answer(
+        _ request: Request, changing: Bool = false, queryToken: String? = nil,
+        _ body: () async throws -> Response
+    ) async -> Response {
+        do {
+            try authorize(request, changing: changing, queryToken: queryToken)
+            return try await body()
+        } catch let error as HTTPError {
+            return refusal(error.status, error.body ?? "\(error.status.reasonPhrase)")
+        } catch {
+            return refusal(.internalServerError, "\(error)")
         }
     }
 
@@ -96,28 +115,31 @@ public struct SettingsPage: Sendable {
 
     // MARK: Handlers
 
-    private func page(_ request: Request, _ context: some RequestContext) throws -> Response {
-        let fromQuery = request.uri.queryParameters.get("token")
-        try authorize(request, queryToken: fromQuery)
+    private func page(_ request: Request) throws -> Response {
         var response = Response(
             status: .ok, headers: Self.headers(type: "text/html; charset=utf-8"),
             body: .init(byteBuffer: ByteBuffer(string: PageAssets.html(title: suiteName))))
-        if fromQuery != nil {
+        if request.uri.queryParameters.get("token") != nil {
             response.setCookie(
-                Cookie(name: Self.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+                Cookie(name: Self.cookieName(request), value: token, path: "/", httpOnly: true, sameSite: .strict))
         }
         return response
     }
 
-    private func asset(_ request: Request, _ text: String, type: String) throws -> Response {
-        try authorize(request)
-        return Response(
-            status: .ok, headers: Self.headers(type: type), body: .init(byteBuffer: ByteBuffer(string: text)))
+    private func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: Self.headers(type: type), body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The cookie's name, which names the server's port: a browser sends a host's cookies to
+    /// every port of it, and two servers on one host must not take each other's.
+    static func cookieName(_ request: Request) -> String {
+        let port = (request.head.authority ?? "").split(separator: ":").last.map(String.init) ?? ""
+        return "typed_defaults_token_" + port.filter(\.isNumber)
     }
 
     func rows() throws -> SettingRows {
         do {
-            return SettingRows(schema: try store.publishedSchema(), values: try store.storedValues())
+            return try SettingRows.reader(store)()
         } catch {
             throw HTTPError(.internalServerError, message: "\(error)")
         }
@@ -180,7 +202,7 @@ public struct SettingsPage: Sendable {
         let bearer = request.headers[.authorization].flatMap { value -> String? in
             value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
         }
-        let cookie = request.cookies[Self.cookieName]?.value
+        let cookie = request.cookies[Self.cookieName(request)]?.value
         guard let given = queryToken ?? bearer ?? cookie else {
             throw HTTPError(.unauthorized, message: "the token is missing")
         }
@@ -219,7 +241,7 @@ public struct SettingsPage: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    private func refusal(_ status: HTTPResponse.Status, _ reason: String) -> Response {
+    func refusal(_ status: HTTPResponse.Status, _ reason: String) -> Response {
         json(status, "{\"error\":\(text(reason))}")
     }
 

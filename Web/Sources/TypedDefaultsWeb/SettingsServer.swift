@@ -1,8 +1,15 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Synchronization
 import TypedDefaults
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Serves a suite's settings page on its own, as `typed-defaults serve` does.
 public enum SettingsServer {
@@ -19,7 +26,7 @@ public enum SettingsServer {
     ) async throws {
         let token = SettingsPage.makeToken()
         let router = Router()
-        // Filled in once the port is known: until then no request can arrive.
+        // Set once the port is known: until then no request can arrive.
         let hosts = HostList()
         let page = SettingsPage(store: store, token: token, allowedHosts: nil)
         router.middlewares.add(HostCheck(hosts: hosts))
@@ -27,23 +34,53 @@ public enum SettingsServer {
         var logger = Logger(label: "typed-defaults.serve")
         logger.logLevel = .warning
         let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port)),
+            router: router,
+            // Connections that send nothing for 20 s are closed (an open page's event stream
+            // sends a comment every 15 s), and at most 512 are open at once: a local process
+            // cannot hold the server's file descriptors.
+            server: .http1(configuration: .init(idleTimeout: .seconds(20))),
+            configuration: .init(
+                address: .hostname(host, port: port), availableConnectionsDelegate: MaximumAvailableConnections(512)),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
+                hosts.set(port: bound)
                 let shown = host.contains(":") ? "[\(host)]" : host
-                hosts.set(["\(shown):\(bound)", "localhost:\(bound)"])
                 started("http://\(shown):\(bound)/?token=\(token)")
             }, logger: logger)
         try await app.runService(gracefulShutdownSignals: [])
     }
 }
 
-/// The `Host` values the server answers to, known once it listens.
+/// The `Host` values the server answers to: its port, named by `localhost` or by an IP
+/// address. A name (`attacker.example`) is refused: it is how another site reaches a server on
+/// loopback (DNS rebinding), while a page on an address names that address.
 final class HostList: Sendable {
-    private let hosts = Mutex<Set<String>>([])
-    func set(_ new: Set<String>) { hosts.withLock { $0 = new } }
-    func contains(_ host: String) -> Bool { hosts.withLock { $0.contains(host) } }
-    var all: [String] { hosts.withLock { $0.sorted() } }
+    private let port = Mutex<Int?>(nil)
+
+    func set(port: Int) { self.port.withLock { $0 = port } }
+
+    func allows(_ authority: String) -> Bool {
+        guard let port = port.withLock({ $0 }), let colon = authority.lastIndex(of: ":"),
+            authority[authority.index(after: colon)...] == "\(port)"
+        else { return false }
+        let host = authority[..<colon]
+        if host == "localhost" { return true }
+        if host.hasPrefix("["), host.hasSuffix("]") {
+            var address = in6_addr()
+            return inet_pton(AF_INET6, String(host.dropFirst().dropLast()), &address) == 1
+        }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isNumber)
+                    && (part.count == 1 || part.first != "0")
+                    && (Int(part) ?? 256) <= 255
+            }
+    }
+
+    var description: String {
+        port.withLock { port in port.map { "localhost:\($0) or an IP address with port \($0)" } ?? "no one yet" }
+    }
 }
 
 /// Refuses a request whose `Host` is not the server's own: another site's page cannot reach the
@@ -54,8 +91,11 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard hosts.contains(request.head.authority ?? "") else {
-            throw HTTPError(.forbidden, message: "this server answers to \(hosts.all.joined(separator: ", "))")
+        guard hosts.allows(request.head.authority ?? "") else {
+            let reason = DefaultsStoredValue.string("this server answers to \(hosts.description)").json()
+            return Response(
+                status: .forbidden, headers: SettingsPage.headers(type: "application/json"),
+                body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(reason)}")))
         }
         return try await next(request, context)
     }

@@ -32,6 +32,11 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            Output.error(
+                "typed-defaults: serving on \(host), beyond this machine: the token and every value travel "
+                    + "unencrypted; put a TLS proxy in front, or keep to loopback")
+        }
         let store = try Suites.store(suite)
         _ = try Suites.values(of: store)  // a suite that cannot be read is an error now, not a blank page
         let signals = Serve.stopOnSignals()

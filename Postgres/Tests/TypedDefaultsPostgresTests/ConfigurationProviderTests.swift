@@ -28,8 +28,12 @@ struct ConfigurationProviderTests {
                 }
             }
         }
-        let deadline = Date().addingTimeInterval(10)
+        // The first value must be seen before the write, or a watch that buffers only the newest
+        // update may rightly skip it. Other tests here block the cooperative pool for seconds
+        // (flushes to a silent server), so the bound is generous, and the test stops if it passes.
+        let deadline = Date().addingTimeInterval(60)
         while seen.withLock({ $0.isEmpty }), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(seen.withLock { $0 } == [100], "the watch's first value arrives before any write")
         // Its listener connects in the background; a write before that is still heard (it
         // reloads on connecting), so no wait is needed for correctness, only for the test.
         operatorStore[limit] = 250

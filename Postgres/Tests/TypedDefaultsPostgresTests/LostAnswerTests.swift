@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TypedDefaults
 import TypedDefaultsPostgres
@@ -25,19 +26,26 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
         let (listener, port) = try LoopbackSocket.listening(backlog: 16)
         self.listener = listener
         self.port = port
+        // The accepting thread owns the listener and closes it once `deinit` shut it down: a
+        // number closed while another thread still uses it may be handed to anything meanwhile.
         Thread.detachNewThread { [weak self] in
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0, let self else { return }
+                guard client >= 0 else {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    close(listener)
+                    return
+                }
+                guard let self else {
+                    close(client)
+                    continue
+                }
                 self.relay(client, serverPort: serverPort)
             }
         }
     }
 
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    deinit { shutdown(listener, Int32(SHUT_RDWR)) }
 
     /// Cuts the next connection that passes on a `COMMIT`, once.
     func armCut() { lock.withLock { armed = true } }
@@ -69,10 +77,20 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
             close(server)
             return
         }
+        // Each direction shuts the other down when it ends; the second to end closes both
+        // sockets, so neither is closed while the other thread still reads or writes it.
+        let ends = Ends()
+        let ended: @Sendable () -> Void = {
+            if ends.count.add(1, ordering: .acquiringAndReleasing).newValue == 2 {
+                close(client)
+                close(server)
+            }
+        }
         Thread.detachNewThread { [weak self] in
             // Server to client, unless frozen.
             Self.pump(from: server, to: client, holding: { self?.isFrozen ?? false }) { _ in false }
             shutdown(client, Int32(SHUT_RDWR))
+            ended()
         }
         Thread.detachNewThread { [weak self] in
             // Client to server: a chunk holding COMMIT, when armed, is passed on and the
@@ -90,9 +108,13 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
             // The server's side stays open a moment, so that it reads and runs the COMMIT.
             usleep(200_000)
             shutdown(server, Int32(SHUT_RDWR))
-            close(client)
-            close(server)
+            ended()
         }
+    }
+
+    /// How many of a connection's two directions have ended.
+    private final class Ends: Sendable {
+        let count = Atomic(0)
     }
 
     /// Copies bytes until either side closes, or `cutAfter` says to stop after a chunk; drops

@@ -20,13 +20,19 @@ final class SilentServer: @unchecked Sendable {  // `accepted` only under `lock`
         let (listener, port) = try LoopbackSocket.listening(backlog: 64)
         self.listener = listener
         self.port = port
+        // The accepting thread owns the listener and closes it once `deinit` shut it down: a
+        // number closed while another thread still uses it may be handed to anything meanwhile.
         Thread.detachNewThread { [weak self] in
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }
+                guard client >= 0 else {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    close(listener)
+                    return
+                }
                 guard let self else {
                     close(client)
-                    return
+                    continue
                 }
                 // Kept open, never read from nor written to.
                 self.lock.withLock { self.accepted.append(client) }
@@ -36,7 +42,6 @@ final class SilentServer: @unchecked Sendable {  // `accepted` only under `lock`
 
     deinit {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for client in lock.withLock({ accepted }) { close(client) }
     }
 

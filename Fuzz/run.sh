@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets and runs each for SECONDS (30 unless given), two at a time, one per
 # core. Exits non-zero on any finding, and prints where the input that broke a property (or
-# crashed, took over 2 s or over 2 GB) was saved: Fuzz/findings/<target>-<kind>-<sha1>.
+# crashed, took over 2 s or over 2 GB) was saved: Fuzz/findings/<target>-<kind>-<sha1>, and
+# the target's whole log beside it: Fuzz/findings/<target>.log.
 #     bash Fuzz/run.sh 30                 every target
 #     bash Fuzz/run.sh 600 json date      some of them (fuzz-json, fuzz-date)
 # Each run starts from the committed corpus (Corpus/<target>), read only; what it finds new
@@ -53,13 +54,17 @@ run() {
         echo "FAILED  $target (log: the lines below)"
         grep -v "Cannot export local symbol" "$log" | tail -40 | sed 's/^/    /'
         grep -h "Test unit written to" "$log" | sed "s/^/    /" || true
+        cp "$log" "$findings/$target.log"
+        echo "    the whole log: $findings/$target.log"
         echo "$target" >>"$scratch/failed"
     fi
 }
 
-running=0
 for target in "${targets[@]}"; do
     [ -d "Corpus/$target" ] || { echo "no target $target (no Corpus/$target)" >&2; exit 1; }
+done
+running=0
+for target in "${targets[@]}"; do
     run "$target" &
     running=$((running + 1))
     if [ "$running" -ge 2 ]; then

@@ -32,10 +32,15 @@ public enum Scratch {
         FileManager.default.fileExists(atPath: file.path) ? try? Data(contentsOf: file) : nil
     }
 
-    /// Writes `data` as the whole file, replacing it by a rename as another program would.
+    /// Writes `data` as the whole file, replacing it by a rename as another program would, and
+    /// dates it a minute back: a file at rest, which a store reads without waiting for a writer
+    /// to finish it (a second for each read of a file that does not parse, past the 2 s an input
+    /// may take).
     public static func write(_ data: Data, to file: URL) {
         do {
             try data.write(to: file, options: .atomic)
+            let minuteAgo = Date(timeIntervalSinceNow: -60)
+            try FileManager.default.setAttributes([.modificationDate: minuteAgo], ofItemAtPath: file.path)
         } catch {
             violated("the scratch file \(file.path) cannot be written", "\(error)")
         }

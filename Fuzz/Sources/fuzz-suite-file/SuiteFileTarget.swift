@@ -13,8 +13,9 @@ nonisolated(unsafe) var writes = 0
 /// reader accepts reads as exactly its values, and a write keeps every other key exactly; a
 /// read never changes the file; a file the store refuses is left byte for byte as it was by a
 /// read and an edit, and a plain write keeps its bytes aside. A refused file costs the store's
-/// 0.1 s wait for a writer halfway through it, so one refused input in 256 (by its bytes) goes
-/// to the store; every input goes to the reader.
+/// reads and moves, so one refused input in 256 (by its bytes) goes to the store; every input
+/// goes to the reader. The files are written at rest (dated a minute back), so the store reads
+/// them without its wait for a writer halfway through one.
 @main enum SuiteFileTarget {
     static func main() { runFuzzer(fuzz) }
 }

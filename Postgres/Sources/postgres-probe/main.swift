@@ -62,7 +62,8 @@ case "observe":
         if change.newValue == expected { seen.signal() }
     }
     say("ready")
-    if store[key] != expected { seen.wait() }
+    // Bounded, so that a probe whose test process died does not wait for ever.
+    if store[key] != expected, seen.wait(timeout: .now() + 60) == .timedOut { fail("not seen in 60 s") }
     say("seen")
     observation.cancel()
 case "write-and-exit":

@@ -127,10 +127,17 @@ struct PlistFile: Sendable {
     /// Reads the file, and reads it again over a short, bounded wait while it is empty or does
     /// not parse: a plain `UserDefaults` writer truncates the file before it writes, and a read
     /// between the two must not be taken for an empty suite. An empty file counts as empty
-    /// only when it stayed the same file, empty, for the whole wait.
+    /// only when it stayed the same file, empty, for the whole wait. The wait ends
+    /// ``Wait/settle`` after the file last changed: a writer halfway through a file has just
+    /// changed it, so one left as it is for longer is at rest, and read at once.
     func settledRead() -> Contents {
-        let deadline = Date().addingTimeInterval(Wait.settle)
         let first = readOnce()
+        let now = Date()
+        var deadline = now.addingTimeInterval(Wait.settle)
+        if let modified = first.identity?.modified {
+            let changed = Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+            deadline = min(deadline, changed.addingTimeInterval(Wait.settle))
+        }
         var current = first
         while true {
             switch current.contents {

@@ -10,6 +10,12 @@ import TypedDefaultsPostgres
 //   postgres-probe write-and-exit SUITE KEY VALUE  writes KEY, prints "written" and exits: the
 //                                                  store commits it at exit, within its bound
 
+// Start from an empty signal mask: a test process spawns this from a libdispatch thread whose
+// blocked signals a child inherits, and a probe that SIGTERM cannot stop outlives its test.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("postgres-probe: \(message)\n".utf8))
     exit(1)

@@ -32,4 +32,23 @@ enum LoopbackSocket {
         }
         return (listener, UInt16(bigEndian: address.sin_port))
     }
+
+    /// Accepts connections on `listener` on a thread of its own until the listener is shut down,
+    /// then closes it. The accepting thread owns the listener, so its owner's `deinit` only
+    /// shuts it down: a number closed while another thread still uses it may be handed to
+    /// anything meanwhile. `take` gets each connection, or returns `false` when its owner is
+    /// gone, and the connection is closed.
+    static func acceptOnThread(_ listener: Int32, take: @escaping @Sendable (Int32) -> Bool) {
+        Thread.detachNewThread {
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    close(listener)
+                    return
+                }
+                if !take(client) { close(client) }
+            }
+        }
+    }
 }

@@ -26,22 +26,10 @@ final class CuttingRelay: @unchecked Sendable {  // State only under `lock`; soc
         let (listener, port) = try LoopbackSocket.listening(backlog: 16)
         self.listener = listener
         self.port = port
-        // The accepting thread owns the listener and closes it once `deinit` shut it down: a
-        // number closed while another thread still uses it may be handed to anything meanwhile.
-        Thread.detachNewThread { [weak self] in
-            while true {
-                let client = accept(listener, nil, nil)
-                guard client >= 0 else {
-                    if errno == EINTR || errno == ECONNABORTED { continue }
-                    close(listener)
-                    return
-                }
-                guard let self else {
-                    close(client)
-                    continue
-                }
-                self.relay(client, serverPort: serverPort)
-            }
+        LoopbackSocket.acceptOnThread(listener) { [weak self] client in
+            guard let self else { return false }
+            self.relay(client, serverPort: serverPort)
+            return true
         }
     }
 

@@ -20,23 +20,11 @@ final class SilentServer: @unchecked Sendable {  // `accepted` only under `lock`
         let (listener, port) = try LoopbackSocket.listening(backlog: 64)
         self.listener = listener
         self.port = port
-        // The accepting thread owns the listener and closes it once `deinit` shut it down: a
-        // number closed while another thread still uses it may be handed to anything meanwhile.
-        Thread.detachNewThread { [weak self] in
-            while true {
-                let client = accept(listener, nil, nil)
-                guard client >= 0 else {
-                    if errno == EINTR || errno == ECONNABORTED { continue }
-                    close(listener)
-                    return
-                }
-                guard let self else {
-                    close(client)
-                    continue
-                }
-                // Kept open, never read from nor written to.
-                self.lock.withLock { self.accepted.append(client) }
-            }
+        LoopbackSocket.acceptOnThread(listener) { [weak self] client in
+            guard let self else { return false }
+            // Kept open, never read from nor written to.
+            self.lock.withLock { self.accepted.append(client) }
+            return true
         }
     }
 

@@ -189,19 +189,22 @@ struct PlistFile: Sendable {
     /// one of the two (``DurableFile``); when this returns, the new file is on the device. A
     /// suite file that is a symlink stays one: its target is replaced. No contents removes a
     /// plain file, as corelibs does. Call with the lock held: temporary files found then are
-    /// left by a killed writer, and are removed.
-    func replace(with contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
+    /// left by a killed writer, and are removed. Returns the bytes written, `nil` when the file
+    /// was removed.
+    @discardableResult
+    func replace(with contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> Data? {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)
             if contents.isEmpty, target == url {
                 try DurableFile.remove(url)
-                return
+                return nil
             }
             let data = try BinaryPropertyList.data(contents)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             try DurableFile.replace(target, with: data, newFileMode: 0o600)
+            return data
         } catch {
             throw .writeFailed(path: url.path, underlying: error)
         }

@@ -13,13 +13,17 @@ struct PlistFileBackend: StoreBackend {
     let file: PlistFile
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
-    /// The file as this process last wrote it, and its contents, so that neither a reload nor
-    /// the next commit has to read back a file no one else has changed since.
-    private let written = Locked<(identity: PlistFile.Identity, values: [DefaultsStoredKey: PropertyList])?>(nil)
+    /// The bytes this process last wrote to the file, and their contents, so that neither a
+    /// reload nor the next commit has to parse a file no one else has changed since.
+    private let written = Locked<(bytes: Data, values: [DefaultsStoredKey: PropertyList])?>(nil)
 
-    /// What this process last wrote, if the file is still exactly that.
+    /// What this process last wrote, if the file still holds exactly those bytes. Only the bytes
+    /// prove it: another program can write a file of the same size over the same inode (a file
+    /// system hands a freed inode back at once) and set its modification time to the old one.
     private func unchangedSinceWritten() -> [DefaultsStoredKey: PropertyList]? {
-        guard let written = written.withLock({ $0 }), written.identity == file.identity() else { return nil }
+        guard let written = written.withLock({ $0 }),
+            case .success(let bytes?) = FileBytes.contents(of: file.url.path), bytes == written.bytes
+        else { return nil }
         return written.values
     }
 
@@ -97,8 +101,7 @@ struct PlistFileBackend: StoreBackend {
 
     /// Replaces the file with `values` and remembers them as this process's last write.
     private func write(_ values: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
-        try file.replace(with: values)
-        let identity = file.identity()
-        written.withLock { $0 = identity.map { ($0, values) } }
+        let bytes = try file.replace(with: values)
+        written.withLock { $0 = bytes.map { ($0, values) } }
     }
 }

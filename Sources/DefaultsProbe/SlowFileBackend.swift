@@ -29,7 +29,7 @@ final class SlowFileBackend: DefaultsBackend, @unchecked Sendable {  // `commitS
     }
 
     func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         lock.lock()

@@ -107,7 +107,7 @@ public enum DefaultsBackendConformance {
 
     private static func keepsEveryValue(_ backend: any DefaultsBackend) throws {
         let check = "every value is kept exactly"
-        let returned = try backend.commit(sampleValues.mapValues { $0 }, before: .distantFuture) { _ in }
+        let returned = try backend.commit(sampleValues.mapValues { $0 }, before: .now + .seconds(60)) { _ in }
         try expect(same(returned, sampleValues), check, "commit returned \(difference(returned, sampleValues))")
         let loaded = try backend.load()
         try expect(same(loaded, sampleValues), check, "load() gave \(difference(loaded, sampleValues))")
@@ -115,10 +115,10 @@ public enum DefaultsBackendConformance {
 
     private static func keepsKeysApart(_ backend: any DefaultsBackend) throws {
         let check = "keys that differ only in their normalization are two keys"
-        let returned = try backend.commit(normalizationValues.mapValues { $0 }, before: .distantFuture) { _ in }
+        let returned = try backend.commit(normalizationValues.mapValues { $0 }, before: .now + .seconds(60)) { _ in }
         try expect(
             same(returned, normalizationValues), check, "commit returned \(difference(returned, normalizationValues))")
-        _ = try backend.commit(["unrelated": .integer(1)], before: .distantFuture) { _ in }
+        _ = try backend.commit(["unrelated": .integer(1)], before: .now + .seconds(60)) { _ in }
         var expected = normalizationValues
         expected["unrelated"] = .integer(1)
         let loaded = try backend.load()
@@ -127,8 +127,8 @@ public enum DefaultsBackendConformance {
 
     private static func removes(_ backend: any DefaultsBackend) throws {
         let check = "nil removes a key"
-        _ = try backend.commit(["a": .integer(1), "b": .integer(2)], before: .distantFuture) { _ in }
-        let returned = try backend.commit(["a": nil, "missing": nil], before: .distantFuture) { _ in }
+        _ = try backend.commit(["a": .integer(1), "b": .integer(2)], before: .now + .seconds(60)) { _ in }
+        let returned = try backend.commit(["a": nil, "missing": nil], before: .now + .seconds(60)) { _ in }
         try expect(returned == ["b": .integer(2)], check, "commit returned \(returned)")
         let loaded = try backend.load()
         try expect(loaded == ["b": .integer(2)], check, "load() gave \(loaded)")
@@ -136,9 +136,9 @@ public enum DefaultsBackendConformance {
 
     private static func editsAreStored(_ backend: any DefaultsBackend) throws {
         let check = "an edit sees the changes and its own edits are stored"
-        _ = try backend.commit(["kept": .string("x")], before: .distantFuture) { _ in }
+        _ = try backend.commit(["kept": .string("x")], before: .now + .seconds(60)) { _ in }
         var seen: [DefaultsStoredKey: DefaultsStoredValue] = [:]
-        _ = try backend.commit(["a": .integer(1)], before: .distantFuture) { values in
+        _ = try backend.commit(["a": .integer(1)], before: .now + .seconds(60)) { values in
             seen = values
             values["b"] = .integer(2)
             values["kept"] = nil
@@ -150,10 +150,11 @@ public enum DefaultsBackendConformance {
 
     private static func throwingEditStoresNothing(_ backend: any DefaultsBackend) throws {
         let check = "an edit that throws stores nothing"
-        _ = try backend.commit(["kept": .integer(1)], before: .distantFuture) { _ in }
+        _ = try backend.commit(["kept": .integer(1)], before: .now + .seconds(60)) { _ in }
         let refusal = DefaultsError.writeFailed(path: "conformance", underlying: CocoaError(.userCancelled))
         do {
-            _ = try backend.commit(["change": .integer(2)], before: .distantFuture) { values throws(DefaultsError) in
+            _ = try backend.commit(["change": .integer(2)], before: .now + .seconds(60)) {
+                values throws(DefaultsError) in
                 values["kept"] = .integer(3)
                 throw refusal
             }
@@ -177,7 +178,7 @@ public enum DefaultsBackendConformance {
                 start.wait()
                 for _ in 0..<25 {
                     do {
-                        _ = try backend.commit([:], before: Date().addingTimeInterval(30)) { values in
+                        _ = try backend.commit([:], before: .now + .seconds(30)) { values in
                             guard case .integer(let count)? = values["count"] ?? .integer(0) else { return }
                             values["count"] = .integer(count + 1)
                         }
@@ -230,11 +231,11 @@ public enum DefaultsBackendConformance {
         let other = try reopen(backend)
         let told = Collected()
         other.observeChanges { told.append("changed") }
-        _ = try backend.commit(["shared": .integer(1)], before: .distantFuture) { _ in }
+        _ = try backend.commit(["shared": .integer(1)], before: .now + .seconds(60)) { _ in }
         let loaded = try other.load()
         try expect(loaded["shared"] == .integer(1), check, "the other handle loaded \(loaded)")
         try expect(eventually { !told.all.isEmpty }, check, "the other handle was not told of the commit in 5 s")
-        _ = try other.commit([:], before: .distantFuture) { values in values["shared"] = .integer(2) }
+        _ = try other.commit([:], before: .now + .seconds(60)) { values in values["shared"] = .integer(2) }
         let back = try backend.load()
         try expect(back["shared"] == .integer(2), check, "the first handle loaded \(back)")
     }

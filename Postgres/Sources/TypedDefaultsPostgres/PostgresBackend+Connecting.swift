@@ -20,7 +20,9 @@ extension PostgresBackend {
     /// whose last attempt failed fails the call at once, with that failure: a read must not wait
     /// `connectTimeout` again and again on a server that does not answer. The attempt goes on
     /// meanwhile, and the store is told to load once it connects.
-    func connection(before deadline: Date, failingFast: Bool) throws(DefaultsError) -> PostgresConnection {
+    func connection(before deadline: ContinuousClock.Instant, failingFast: Bool) throws(DefaultsError)
+        -> PostgresConnection
+    {
         let attempt: EventLoopFuture<PostgresConnection>
         switch connectionLock.withLock({ connectionOrAttempt(failingFast: failingFast) }) {
         case .connected(let connection): return connection
@@ -28,7 +30,7 @@ extension PostgresBackend {
         case .connecting(let future): attempt = future
         }
         do {
-            return try Self.wait(for: attempt, seconds: deadline.timeIntervalSinceNow, .connecting)
+            return try Self.wait(for: attempt, seconds: Self.seconds(until: deadline), .connecting)
         } catch {
             throw connectingFailure(error)
         }

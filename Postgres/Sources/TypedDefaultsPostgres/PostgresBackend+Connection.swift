@@ -26,7 +26,7 @@ extension PostgresBackend {
     /// How long the request about to be made may wait for its answer (under `lock`):
     /// ``requestTimeout``, and never past the deadline of the call under way.
     var requestWait: TimeInterval {
-        min(requestTimeout, requestDeadline?.timeIntervalSinceNow ?? .infinity)
+        min(requestTimeout, requestDeadline.map(Self.seconds(until:)) ?? .infinity)
     }
 
     /// Runs `body` with the backend's connection, connecting (and creating the table) when
@@ -37,17 +37,25 @@ extension PostgresBackend {
     /// `failingFast` (a load), a server whose last attempt to connect failed fails the call at
     /// once, before it waits for another call's turn (see ``connection(before:failingFast:)``).
     func withConnection<Result>(
-        before deadline: Date, failingFast: Bool = false, _ body: (PostgresConnection) throws(DefaultsError) -> Result
+        before deadline: ContinuousClock.Instant, failingFast: Bool = false,
+        _ body: (PostgresConnection) throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
         if failingFast {
             // Not behind another call's turn, which may be waiting for the server.
             let known = connectionLock.withLock { connectionOrAttempt(failingFast: true) }
             if case .failed(let failure) = known { throw failure }
         }
-        let start = Date()
-        guard lock.lock(before: deadline) else {
-            let waited = Date().timeIntervalSince(start)
-            throw .readFailed(path: location, underlying: RequestTimeout(.busy, seconds: waited))
+        // Tried, not `lock(before:)`: that waits on the wall clock, and a clock stepped back
+        // would lengthen the wait by as much.
+        let start = ContinuousClock.now
+        var pause: useconds_t = 50
+        while !lock.try() {
+            guard ContinuousClock.now < deadline else {
+                throw .readFailed(
+                    path: location, underlying: RequestTimeout(.busy, seconds: Self.seconds(since: start)))
+            }
+            usleep(pause)
+            pause = min(pause * 2, 2_000)
         }
         requestDeadline = deadline
         defer {
@@ -78,6 +86,24 @@ extension PostgresBackend {
     static func milliseconds(_ seconds: TimeInterval) -> Int64 {
         guard seconds > 0 else { return 0 }
         return Int64(min(seconds, 366 * 86_400) * 1000)
+    }
+
+    /// The instant `seconds` from now on the monotonic clock, which every wait of the backend is
+    /// measured on (the wall clock moves when the machine's clock is stepped): a year at most,
+    /// now for a time that is not positive or not a number.
+    static func instant(after seconds: TimeInterval) -> ContinuousClock.Instant {
+        .now + .milliseconds(milliseconds(seconds))
+    }
+
+    /// The seconds from now until `instant`, negative once it has passed.
+    static func seconds(until instant: ContinuousClock.Instant) -> TimeInterval {
+        let (seconds, attoseconds) = (instant - .now).components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// The seconds since `instant`.
+    static func seconds(since instant: ContinuousClock.Instant) -> TimeInterval {
+        -seconds(until: instant)
     }
 
     /// Closes `connection`, keeping it until it is closed: postgres-nio requires that of a
@@ -176,20 +202,36 @@ extension PostgresBackend {
 }
 
 /// A future's result, handed from its event loop to the thread that waits for it.
-final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` only under `lock`.
+final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` and `ended` only under `lock`.
     private let lock = NSLock()
-    private let completed = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
     private var result: Result<Value, any Error>?
+    private var hasEnded = false
 
     func complete(_ result: Result<Value, any Error>) {
-        lock.withLock { self.result = result }
-        completed.signal()
+        end { self.result = result }
     }
 
-    /// The result, or `nil` when it did not come in time.
+    /// The result, or `nil` when it did not come in time. The semaphore is waited for without a
+    /// timeout, and a timer on the monotonic clock ends the wait: on Linux a timed wait's
+    /// deadline is on the wall clock, which a clock stepped back would move.
     func wait(milliseconds: Int64) -> Result<Value, any Error>? {
-        _ = completed.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) {
+            self.end {}
+        }
+        ended.wait()
         return lock.withLock { result }
+    }
+
+    /// Ends the wait once, with what `body` sets.
+    private func end(_ body: () -> Void) {
+        let isFirst = lock.withLock {
+            guard !hasEnded else { return false }
+            hasEnded = true
+            body()
+            return true
+        }
+        if isFirst { ended.signal() }
     }
 }
 

@@ -73,7 +73,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// A call's turn on the connection.
     let lock = NSLock()
     /// When the request under way must be answered by; only under `lock`.
-    var requestDeadline: Date?
+    var requestDeadline: ContinuousClock.Instant?
     let connectionLock = NSLock()
     var connection: PostgresConnection?
     /// The attempt to connect under way, which every call that needs a connection waits for.
@@ -198,7 +198,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     public func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         guard !isOnOwnEventLoop else { throw .readFailed(path: location, underlying: OnOwnEventLoop()) }
         do throws(DefaultsError) {
-            let deadline = Date().addingTimeInterval(connectTimeout + requestTimeout)
+            let deadline = Self.instant(after: connectTimeout + requestTimeout)
             return try withConnection(before: deadline, failingFast: true) { connection throws(DefaultsError) in
                 try rows(of: connection, locking: false)
             }
@@ -217,7 +217,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// the next try first looks for the commit's id in the commit log (under the suite's lock, so
     /// after the old transaction ended) and stores nothing twice.
     public func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         guard !isOnOwnEventLoop else { throw .writeFailed(path: location, underlying: OnOwnEventLoop()) }
@@ -226,8 +226,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
         // the store asked for less than the 5 s it gives a commit (at exit): then every wait,
         // connecting, each query and each pause, ends by the store's deadline.
         let retryDeadline =
-            deadline.timeIntervalSinceNow < Self.shortDeadline
-            ? deadline : max(deadline, Date().addingTimeInterval(outageWait))
+            deadline < .now + .seconds(Self.shortDeadline)
+            ? deadline : max(deadline, Self.instant(after: outageWait))
         var pause: TimeInterval = 0.05
         while true {
             do throws(DefaultsError) {
@@ -237,7 +237,7 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
                         on: connection)
                 }
             } catch {
-                guard Self.isPassing(error), Date().addingTimeInterval(pause) < retryDeadline else {
+                guard Self.isPassing(error), Self.instant(after: pause) < retryDeadline else {
                     if attempt.outcomeUnknown {
                         throw .writeFailed(path: location, underlying: CommitUnconfirmed(error))
                     }
@@ -257,20 +257,23 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     /// lock: the store's `deadline`, or a second from now when a wait for the server used it up
     /// (the machines that waited out a restart together then take turns), never past
     /// `retryDeadline` (at exit, the store's).
-    private func lockDeadline(_ deadline: Date, _ retryDeadline: Date) -> Date {
-        min(max(deadline, Date().addingTimeInterval(1)), retryDeadline)
+    private func lockDeadline(
+        _ deadline: ContinuousClock.Instant, _ retryDeadline: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant {
+        min(max(deadline, Self.instant(after: 1)), retryDeadline)
     }
 
     /// One try of a commit, as one transaction on `connection`.
     private func commitOnce(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], attempt: inout CommitAttempt, lockDeadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], attempt: inout CommitAttempt,
+        lockDeadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void,
         on connection: PostgresConnection
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         try run("BEGIN", on: connection)
         do throws(DefaultsError) {
             // In milliseconds, at least 1 (0 would mean for ever), a minute at most.
-            let lockWait = max(1, Self.milliseconds(min(60, lockDeadline.timeIntervalSinceNow)))
+            let lockWait = max(1, Self.milliseconds(min(60, Self.seconds(until: lockDeadline))))
             try run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(lockWait)ms'"), on: connection)
             try run(
                 PostgresQuery(

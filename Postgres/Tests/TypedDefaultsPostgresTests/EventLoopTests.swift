@@ -26,7 +26,7 @@ import TypedDefaultsPostgres
             let value = store[DefaultsKey<Int>("limit", default: 10)]
             let load = Result { () throws(DefaultsError) in try backend.load() }
             let commit = Result { () throws(DefaultsError) in
-                try backend.commit(["limit": .integer(1)], before: Date().addingTimeInterval(5)) { _ in }
+                try backend.commit(["limit": .integer(1)], before: .now + .seconds(5)) { _ in }
             }
             return (value, "\(load)", "\(commit)")
         }.wait()

@@ -25,10 +25,16 @@ enum Machine {
         private(set) var started = ContinuousClock.now
 
         /// Starts `postgres-probe` with `arguments`, in this process's environment with
-        /// `environment` added.
-        init(_ arguments: String..., environment: [String: String] = [:]) throws {
-            process.executableURL = Machine.executable
-            process.arguments = arguments
+        /// `environment` added, through `launcher` when given (a command that runs the rest of
+        /// its arguments).
+        init(_ arguments: String..., environment: [String: String] = [:], launcher: [String] = []) throws {
+            if let command = launcher.first {
+                process.executableURL = URL(fileURLWithPath: command)
+                process.arguments = launcher.dropFirst() + [Machine.executable.path] + arguments
+            } else {
+                process.executableURL = Machine.executable
+                process.arguments = arguments
+            }
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors

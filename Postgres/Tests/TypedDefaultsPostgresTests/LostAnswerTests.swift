@@ -151,7 +151,7 @@ struct LostAnswerTests {
         _ = try backend.load()
         relay.armCut()
         var runs = 0
-        _ = try backend.commit([:], before: Date().addingTimeInterval(10)) { values in
+        _ = try backend.commit([:], before: .now + .seconds(10)) { values in
             runs += 1
             let current = if case .integer(let count)? = values["counter"] { count } else { Int64(0) }
             values["counter"] = .integer(current + 1)

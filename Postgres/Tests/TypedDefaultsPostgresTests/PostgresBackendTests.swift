@@ -121,7 +121,7 @@ struct PostgresBackendTests {
                 host: "127.0.0.1", port: Int(relay.port), username: server.username, password: server.password,
                 database: server.database, tls: secure ? .require(try NIOSSLContext(configuration: tls)) : .disable)
             let backend = try PostgresBackend(configuration: configuration, suite: "tls.\(UUID())")
-            _ = try backend.commit(["token": .string("value-on-the-wire")], before: Date().addingTimeInterval(5)) { _ in
+            _ = try backend.commit(["token": .string("value-on-the-wire")], before: .now + .seconds(5)) { _ in
             }
             #expect(try backend.load() == ["token": .string("value-on-the-wire")])
             // Plain, the relay reads them: so, over TLS, it would have if they were there.
@@ -144,7 +144,7 @@ struct PostgresBackendTests {
     @Test func keysAndValuesAreParametersNeverSQL() throws {
         let backend = try TestServer.backend(suite: "quotes'); DROP TABLE typed_defaults; --")
         let hostile = "'); DROP TABLE typed_defaults; --"
-        _ = try backend.commit([DefaultsStoredKey(hostile): .string(hostile)], before: .distantFuture) { _ in }
+        _ = try backend.commit([DefaultsStoredKey(hostile): .string(hostile)], before: .now + .seconds(60)) { _ in }
         #expect(try backend.load() == [DefaultsStoredKey(hostile): .string(hostile)])
     }
 
@@ -170,7 +170,7 @@ struct PostgresBackendTests {
         #expect(refusals.count == 3, "\(refusals)")
         // An edit that makes one is refused at commit, with nothing stored.
         #expect(throws: DefaultsError.self) {
-            try backend.commit(["limit": .integer(3)], before: Date().addingTimeInterval(5)) { values in
+            try backend.commit(["limit": .integer(3)], before: .now + .seconds(5)) { values in
                 values["notes"] = .string(String(repeating: "z", count: 2 << 20))
             }
         }

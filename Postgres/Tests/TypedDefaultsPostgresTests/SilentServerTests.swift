@@ -96,7 +96,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         // A deadline under the store's 5 s (2 s at exit) is kept by every wait.
         let commitStart = ContinuousClock.now
         #expect(throws: DefaultsError.self) {
-            try backend.commit(["limit": .integer(2)], before: Date().addingTimeInterval(0.5)) { _ in }
+            try backend.commit(["limit": .integer(2)], before: .now + .seconds(0.5)) { _ in }
         }
         let commit = seconds(since: commitStart)
         print("silent server: a commit given 0.5 s failed after \(commit) s")
@@ -118,7 +118,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         while server.connections == 0 { usleep(10_000) }
         let start = ContinuousClock.now
         let error = try #require(throws: DefaultsError.self) {
-            try backend.commit(["limit": .integer(1)], before: Date().addingTimeInterval(0.5)) { _ in }
+            try backend.commit(["limit": .integer(1)], before: .now + .seconds(0.5)) { _ in }
         }
         let commit = seconds(since: start)
         print("silent server: a commit given 0.5 s behind a read connecting for 4 s failed after \(commit) s")
@@ -144,6 +144,59 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         #expect(write < .seconds(5 + 3))
         #expect(exit < .seconds(2 + 3))
     }
+
+    static let libfaketime = ["x86_64", "aarch64"].map { "/usr/lib/\($0)-linux-gnu/faketime/libfaketimeMT.so.1" }
+        .first { FileManager.default.fileExists(atPath: $0) }
+
+    /// The same bounds hold when the machine's clock is stepped: the child runs under
+    /// libfaketime, which fakes its wall clock only. `back`: stepped back an hour while the
+    /// child's exit flush connects and retries (a wait measured by `Date()` would last the hour);
+    /// `ahead`: an hour ahead from the start (a system wait given a wall-clock deadline, as a
+    /// semaphore's timed wait is on Linux, would sleep through the hour).
+    @Test(
+        .enabled(
+            if: Self.libfaketime != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+            "needs libfaketime (Debian's faketime; CI installs it)"),
+        arguments: ["back", "ahead"])
+    func aProcessThatWritesAndExitsKeepsItsBoundsWhenTheClockIsStepped(mode: String) async throws {
+        let library = try #require(Self.libfaketime, "CI=true: faketime must be installed")
+        let server = try SilentServer()
+        let stamp = FileManager.default.temporaryDirectory.appendingPathComponent("faketime-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: stamp) }
+        try (mode == "back" ? "+0" : "+3600").write(to: stamp, atomically: true, encoding: .utf8)
+        // Through env: a Swift program that a process without libfaketime starts with it
+        // preloaded sees no command-line arguments (measured with Debian's libfaketime 0.9.10).
+        let machine = try Machine.Running(
+            "write-and-exit", "silent.stepped.\(UUID())", "limit", "7",
+            environment: [
+                "PGHOST": "127.0.0.1", "PGPORT": "\(server.port)", "PGUSER": "app", "PGPASSWORD": "x",
+                "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": stamp.path, "FAKETIME_NO_CACHE": "1",
+                "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            ],
+            launcher: ["/usr/bin/env"])
+        if mode == "back" {
+            // Once it has written: while its exit flush connects and retries.
+            while machine.arrival(of: "written") == nil, machine.process.isRunning {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            try "-3600".write(to: stamp, atomically: true, encoding: .utf8)
+        }
+        let ending = Task { await machine.finish() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            kill(machine.process.processIdentifier, SIGKILL)
+        }
+        let (status, errors) = await ending.value
+        watchdog.cancel()
+        #expect(status == 0, "\(errors)")
+        let written = try #require(machine.arrival(of: "written"), "\(machine.lines) \(errors)")
+        let ended = try #require(machine.ended)
+        let (write, exit) = (written - machine.started, ended - written)
+        print("silent server, clock \(mode): the child wrote after \(write) and ended \(exit) later")
+        #expect(write < .seconds(5 + 3))
+        #expect(exit < .seconds(2 + 3))
+    }
 }
 
 /// A server that logs in and then stops answering: each query waits `requestTimeout`.
@@ -158,7 +211,7 @@ struct StoppedAnsweringTests {
         let suite = "stopped.answering.\(UUID())"
         let backend = try PostgresBackend(
             configuration: configuration, suite: suite, connectTimeout: 1, requestTimeout: 1, outageWait: 2)
-        _ = try backend.commit(["limit": .integer(1)], before: Date().addingTimeInterval(5)) { _ in }
+        _ = try backend.commit(["limit": .integer(1)], before: .now + .seconds(5)) { _ in }
         relay.freeze()
         let start = ContinuousClock.now
         let error = try #require(throws: DefaultsError.self) { try backend.load() }
@@ -168,7 +221,7 @@ struct StoppedAnsweringTests {
         #expect(load < 1 + 3)
         let commitStart = ContinuousClock.now
         #expect(throws: DefaultsError.self) {
-            try backend.commit(["limit": .integer(2)], before: Date().addingTimeInterval(5)) { _ in }
+            try backend.commit(["limit": .integer(2)], before: .now + .seconds(5)) { _ in }
         }
         let commit = seconds(since: commitStart)
         print("stopped answering: a commit given 5 s failed after \(commit) s (outageWait 2 s)")
@@ -182,7 +235,7 @@ struct StoppedAnsweringTests {
     @Test func readsGiveDefaultsAtOnceUntilTheServerAnswersThenTheStoreLoads() throws {
         let server = try #require(TestServer.configuration)
         let suite = "stopped.unanswered.\(UUID())"
-        _ = try TestServer.backend(suite: suite).commit(["limit": .integer(7)], before: Date().addingTimeInterval(5)) {
+        _ = try TestServer.backend(suite: suite).commit(["limit": .integer(7)], before: .now + .seconds(5)) {
             _ in
         }
         let relay = try CuttingRelay(to: UInt16(try #require(server.port)))

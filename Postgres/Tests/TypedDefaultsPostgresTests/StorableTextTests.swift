@@ -69,11 +69,11 @@ struct StorableTextTests {
     @Test func aValueChangedToAnEqualLookingOneIsWritten() throws {
         let backend = try TestServer.backend()
         let suite = String(backend.location.split(separator: "#").last ?? "")
-        _ = try backend.commit(["name": .string("caf\u{E9}"), "zero": .real(0)], before: Date().addingTimeInterval(5)) {
+        _ = try backend.commit(["name": .string("caf\u{E9}"), "zero": .real(0)], before: .now + .seconds(5)) {
             _ in
         }
         _ = try backend.commit(
-            ["name": .string("cafe\u{301}"), "zero": .real(-0.0)], before: Date().addingTimeInterval(5)
+            ["name": .string("cafe\u{301}"), "zero": .real(-0.0)], before: .now + .seconds(5)
         ) { _ in }
         let stored = try TestServer.backend(suite: suite).load()
         guard case .string(let name)? = stored["name"], case .real(let zero)? = stored["zero"] else {
@@ -87,10 +87,10 @@ struct StorableTextTests {
     @Test func anEditThatMakesAKeyHoldingNULIsRefusedAtCommitStoringNothingAndNotRetried() throws {
         let backend = try TestServer.backend()
         let suite = String(backend.location.split(separator: "#").last ?? "")
-        _ = try backend.commit(["limit": .integer(1)], before: Date().addingTimeInterval(5)) { _ in }
+        _ = try backend.commit(["limit": .integer(1)], before: .now + .seconds(5)) { _ in }
         var runs = 0
         let error = try #require(throws: DefaultsError.self) {
-            try backend.commit(["limit": .integer(2)], before: Date().addingTimeInterval(5)) { values in
+            try backend.commit(["limit": .integer(2)], before: .now + .seconds(5)) { values in
                 runs += 1
                 values["migrated\u{0}"] = .string("x")
             }
@@ -106,7 +106,7 @@ struct StorableTextTests {
         #expect(try TestServer.backend(suite: suite).load() == ["limit": .integer(1)])
         // A change of the commit itself, and a store's edit (as a migration makes), likewise.
         #expect(throws: DefaultsError.self) {
-            try backend.commit(["a\u{0}": .integer(2)], before: Date().addingTimeInterval(5)) { _ in }
+            try backend.commit(["a\u{0}": .integer(2)], before: .now + .seconds(5)) { _ in }
         }
         let store = DefaultsStore(backend: backend, durability: .coalesced(within: .seconds(60)))
         store[DefaultsKey<Int>("limit", default: 0)] = 3
@@ -144,7 +144,7 @@ struct StorableTextTests {
             #expect(try Self.refusal(of: Self.insert, suite, "json.\(key)", value.json(), as: backend) == nil)
             try backend.check(value, forKey: key)
         }
-        _ = try backend.commit(values, before: Date().addingTimeInterval(5)) { _ in }
+        _ = try backend.commit(values, before: .now + .seconds(5)) { _ in }
         let stored = try TestServer.backend(suite: suite).load()
         #expect(stored["text"] == values["text"])
         #expect(stored["nested"] == values["nested"])
@@ -165,7 +165,7 @@ struct StorableTextTests {
             #expect(try Self.refusal(of: Self.insert, suite, "raw\(text)", "1", as: backend) == nil, "\(text)")
             let key = DefaultsStoredKey(text)
             try backend.check(.string(text), forKey: key)
-            _ = try backend.commit([key: .dictionary([key: .string(text)])], before: Date().addingTimeInterval(5)) {
+            _ = try backend.commit([key: .dictionary([key: .string(text)])], before: .now + .seconds(5)) {
                 _ in
             }
             let stored = try TestServer.backend(suite: suite).load()
@@ -226,14 +226,14 @@ struct StorableTextTests {
         let error = try #require(throws: DefaultsError.self) { try refused.load() }
         #expect("\(error)".contains("LATIN1"), "\(error)")
         let commitError = try #require(throws: DefaultsError.self) {
-            try refused.commit(["k": .integer(1)], before: Date().addingTimeInterval(5)) { _ in }
+            try refused.commit(["k": .integer(1)], before: .now + .seconds(5)) { _ in }
         }
         #expect(!PostgresBackend.isPassing(commitError))
         // SQL_ASCII stores the bytes it is given, every one but 0.
         var onASCII = configuration
         onASCII.database = ascii
         let taken = try PostgresBackend(configuration: onASCII, suite: "s🙂")
-        _ = try taken.commit(["k🙂": .string("é🙂")], before: Date().addingTimeInterval(5)) { _ in }
+        _ = try taken.commit(["k🙂": .string("é🙂")], before: .now + .seconds(5)) { _ in }
         #expect(try taken.load() == ["k🙂": .string("é🙂")])
     }
 }

@@ -8,8 +8,8 @@ import Foundation
 /// instead of waiting out the bound. At exit it waits longer only for a flush that was already
 /// committing when the exit began, and only on a backend whose commits end within the engine's
 /// own bounds (see ``lockBeforeExit(waitingAtMost:forUnderwayFlush:)``).
-// @unchecked Sendable is sound: `mutex` is an NSLock, and every other field is only touched
-// through `state`, a Locked.
+// @unchecked Sendable is sound: `mutex` is an NSLock, only ever tried (its timed lock waits on
+// the wall clock), and every other field is only touched through `state`, a Locked.
 final class CommitLock: @unchecked Sendable {
     private let mutex = NSLock()
     private struct State {
@@ -25,13 +25,14 @@ final class CommitLock: @unchecked Sendable {
         self.location = location
     }
 
-    /// Takes the lock, waiting at most `limit` for another thread's commit.
+    /// Takes the lock, waiting at most `limit` for another thread's commit (on the monotonic
+    /// clock: see ``BoundedWait``).
     ///
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``: ``CommitOnCommittingThread``
     ///   when this thread holds it, ``FlushTimeout`` when another did past `limit`.
     func lock(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
         try refuseOwnThread()
-        guard mutex.lock(before: Date(timeIntervalSinceNow: limit)) else {
+        guard BoundedWait.retry(until: .after(limit), firstPause: 50, longestPause: 2_000, { mutex.try() }) else {
             throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
         }
         state.withLock { $0.holder = pthread_self() }
@@ -47,16 +48,21 @@ final class CommitLock: @unchecked Sendable {
     /// under ThreadSanitizer, where that flush's commit outlasted the 2 s).
     func lockBeforeExit(waitingAtMost limit: TimeInterval, forUnderwayFlush: Bool) throws(DefaultsError) {
         try refuseOwnThread()
-        let start = Date()
+        let start = ContinuousClock.now
+        let longest = PlistFile.Wait.flushUnderwayAtExit
         var awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
-        while !mutex.lock(before: Date(timeIntervalSinceNow: 0.05)) {
+        let locked = try BoundedWait.retry(until: start + .seconds(longest), firstPause: 50, longestPause: 2_000) {
+            () throws(DefaultsError) in
+            if mutex.try() { return true }
             if forUnderwayFlush, awaited == nil { awaited = state.withLock { $0.underway } }
-            let waited = Date().timeIntervalSince(start)
+            let waited = (ContinuousClock.now - start).timeInterval
             let stillUnderway = awaited != nil && state.withLock { $0.underway } == awaited
-            guard waited < limit || (stillUnderway && waited < PlistFile.Wait.flushUnderwayAtExit) else {
+            guard waited < limit || stillUnderway else {
                 throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded()))
             }
+            return false
         }
+        guard locked else { throw .writeFailed(path: location, underlying: FlushTimeout(seconds: longest)) }
         state.withLock { $0.holder = pthread_self() }
     }
 

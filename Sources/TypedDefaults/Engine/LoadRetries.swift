@@ -8,18 +8,18 @@ struct LoadRetries {
     static let firstDelay: TimeInterval = 0.5
     static let lastDelay: TimeInterval = 15
     private var failed = false
-    private var next: Date?
+    private var next: ContinuousClock.Instant?
     private var delay = Self.firstDelay
 
     /// Whether a load may be tried now.
-    var isDue: Bool { next.map { Date() >= $0 } ?? true }
+    var isDue: Bool { next.map { ContinuousClock.now >= $0 } ?? true }
 
     /// A load failed: whether to report it. With `backingOff`, the next waits.
     mutating func loadFailed(backingOff: Bool) -> Bool {
         let report = !failed
         failed = true
         if backingOff {
-            next = Date().addingTimeInterval(delay)
+            next = .after(delay)
             delay = min(delay * 2, Self.lastDelay)
         }
         return report

@@ -132,48 +132,60 @@ struct PlistFile: Sendable {
     /// changed it, so one left as it is for longer is at rest, and read at once.
     func settledRead() -> Contents {
         let first = readOnce()
-        let now = Date()
-        var deadline = now.addingTimeInterval(Wait.settle)
+        var wait = Wait.settle
         if let modified = first.identity?.modified {
+            // The file's time is on the wall clock: how long ago it changed is taken once, and
+            // the wait measured from now on the monotonic clock.
             let changed = Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
-            deadline = min(deadline, changed.addingTimeInterval(Wait.settle))
+            wait = min(wait, max(0, changed.timeIntervalSinceNow + Wait.settle))
         }
+        let deadline = ContinuousClock.Instant.after(wait)
         var current = first
-        while true {
-            switch current.contents {
-            case .unreadable: return current.contents
-            case .values where !current.isEmptyFile: return current.contents
-            case .values, .unparsable: break
-            }
-            guard Date() < deadline else {
-                if current.isEmptyFile, current.identity != first.identity {
-                    return .unreadable(.readFailed(path: url.path, underlying: StillBeingWritten()))
-                }
-                return current.contents
-            }
+        while current.isUnsettled, ContinuousClock.now < deadline {
             usleep(10_000)
             current = readOnce()
         }
+        if current.isEmptyFile, current.identity != first.identity {
+            return .unreadable(.readFailed(path: url.path, underlying: StillBeingWritten()))
+        }
+        return current.contents
     }
 
     /// One read of the file: its contents, whether it is empty (or only whitespace), and the
     /// identity it had.
-    private func readOnce() -> (contents: Contents, isEmptyFile: Bool, identity: Identity?) {
+    private struct Read {
+        var contents: Contents
+        var isEmptyFile: Bool
+        var identity: Identity?
+
+        /// Empty or unparsable: perhaps a writer halfway through the file.
+        var isUnsettled: Bool {
+            switch contents {
+            case .unreadable: false
+            case .values: isEmptyFile
+            case .unparsable: true
+            }
+        }
+    }
+
+    private func readOnce() -> Read {
         let identity = identity()
         let data: Data
         switch readBytes() {
-        case .success(nil): return (.values([:]), false, nil)
+        case .success(nil): return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
         case .success(let bytes?): data = bytes
-        case .failure(let error): return (.unreadable(error), false, identity)
+        case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.
-            return (.values([:]), true, identity)
+            return Read(contents: .values([:]), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
-            return (.values(try PropertyListReader.suiteContents(from: data)), false, identity)
+            return Read(
+                contents: .values(try PropertyListReader.suiteContents(from: data)), isEmptyFile: false,
+                identity: identity)
         } catch {
-            return (.unparsable(error), false, identity)
+            return Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
         }
     }
 
@@ -244,8 +256,8 @@ struct PlistFile: Sendable {
 
     /// Runs `body` holding an exclusive `flock` on the sidecar lock file, which no writer
     /// replaces, so every process that locks it agrees on one lock. Waits at most `limit`
-    /// seconds for another holder (one that is stopped would otherwise block for ever), then
-    /// throws ``DefaultsError/writeFailed(path:underlying:)``.
+    /// seconds for another holder (one that is stopped would otherwise block for ever), on the
+    /// monotonic clock, then throws ``DefaultsError/writeFailed(path:underlying:)``.
     func withExclusiveLock<Result>(
         waitingAtMost limit: TimeInterval, _ body: () throws(DefaultsError) -> Result
     ) throws(DefaultsError) -> Result {
@@ -253,17 +265,16 @@ struct PlistFile: Sendable {
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .writeFailed(path: lockURL.path, underlying: SystemError.current) }
         defer { close(descriptor) }
-        let deadline = Date().addingTimeInterval(limit)
-        var pause: useconds_t = 1_000
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        let locked = try BoundedWait.retry(until: .after(limit), firstPause: 1_000, longestPause: 50_000) {
+            () throws(DefaultsError) in
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw .writeFailed(path: lockURL.path, underlying: SystemError.current)
             }
-            guard Date() < deadline else {
-                throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
-            }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
+            return false
+        }
+        guard locked else {
+            throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

@@ -46,6 +46,10 @@ public protocol DefaultsBackend: Sendable {
     /// the values as they are after the commit. Waits for other writers until `deadline` at
     /// the latest, then throws.
     ///
+    /// The deadline is an instant of the monotonic `ContinuousClock`: measure every wait against
+    /// it (`ContinuousClock.now < deadline`), never against `Date()`, which moves when the
+    /// machine's clock is stepped, so a wait measured by it can last any time.
+    ///
     /// A backend may run `edit` more than once, on fresher values each time, when it retries a
     /// commit that failed for a passing reason (a lost connection, a server restarting): only
     /// the run whose commit is stored counts, and the engine's edits are made for that. A retry
@@ -60,6 +64,19 @@ public protocol DefaultsBackend: Sendable {
     ///     when it throws, nothing is stored.
     /// - Throws: What `edit` threw, with nothing stored; ``DefaultsError/writeFailed(path:underlying:)``
     ///   when the values could not be stored or another writer held them past `deadline`.
+    func commit(
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue]
+
+    /// The commit of earlier versions, with a deadline on the wall clock. A backend that
+    /// implements only this one still works: the engine's calls reach it through the default
+    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``.
+    @available(
+        *, deprecated,
+        message:
+            "use commit(_:before:edit:) with a ContinuousClock.Instant deadline; a Date moves when the clock is stepped"
+    )
     func commit(
         _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
@@ -102,4 +119,47 @@ extension DefaultsBackend {
     ///   - value: the value being written.
     ///   - key: the key it is written under.
     public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
+}
+
+extension DefaultsBackend {
+    /// Calls the commit with a wall-clock deadline, for a backend written for earlier versions
+    /// that implements only that one. The compiler warns a backend that relies on this.
+    @available(
+        *, deprecated,
+        message:
+            "implement commit(_:before:edit:) with a ContinuousClock.Instant deadline; a Date moves when the clock is stepped"
+    )
+    public func commit(
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        let wallClockDeadline = Date(timeIntervalSinceNow: (deadline - .now).timeInterval)
+        let committed = CommitBridge.$isBridging.withValue(true) {
+            Result { () throws(DefaultsError) in try commit(changes, before: wallClockDeadline, edit: edit) }
+        }
+        return try committed.get()
+    }
+
+    /// Calls the commit with a monotonic deadline, for code written for earlier versions that
+    /// calls this one.
+    @available(*, deprecated, renamed: "commit(_:before:edit:)", message: "pass a ContinuousClock.Instant deadline")
+    public func commit(
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        // A backend that implements neither commit would otherwise call one from the other for ever.
+        guard !CommitBridge.isBridging else {
+            throw .writeFailed(path: location, underlying: CommitBridge.NotImplemented())
+        }
+        return try commit(changes, before: .after(deadline.timeIntervalSinceNow), edit: edit)
+    }
+}
+
+/// Between the two commits of ``DefaultsBackend``, each of which calls the other by default.
+enum CommitBridge {
+    @TaskLocal static var isBridging = false
+
+    struct NotImplemented: Error, CustomStringConvertible {
+        var description: String { "the backend implements no commit(_:before:edit:)" }
+    }
 }

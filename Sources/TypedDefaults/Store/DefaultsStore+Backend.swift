@@ -61,7 +61,7 @@ struct StateBackend: DefaultsBackend {
 
     /// Waits for other writers as the engine does, at most 5 seconds, whatever `deadline` says.
     func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         var after: [DefaultsStoredKey: DefaultsStoredValue] = [:]

@@ -38,7 +38,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     }
 
     func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         storage.lock.lock()
@@ -149,7 +149,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         let heard = Collected<Int>()
         let observation = machineA.observe(limit) { heard.append($0.newValue) }
         defer { observation.cancel() }
-        _ = try other.commit(["limit": .integer(50)], before: .distantFuture) { _ in }
+        _ = try other.commit(["limit": .integer(50)], before: .now + .seconds(60)) { _ in }
         #expect(eventually { heard.all == [50] })
         #expect(machineA[limit] == 50)
         // A coalesced write reaches the backend at the flush.
@@ -162,7 +162,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     @Test func anUnreachableBackendServesDefaultsAndKeepsWritesUntilItIsBack() throws {
         let storage = SharedMemoryBackend.Storage()
         let backend = SharedMemoryBackend(location: "outage.\(UUID())", storage: storage)
-        _ = try backend.commit(["kept": .integer(1)], before: .distantFuture) { _ in }
+        _ = try backend.commit(["kept": .integer(1)], before: .now + .seconds(60)) { _ in }
         storage.lock.withLock { storage.isUnreachable = true }
         let store = DefaultsStore(backend: backend)
         let kept = DefaultsKey<Int>("kept", default: 0, store: store)
@@ -187,7 +187,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     @Test func failedLoadsOfAProgramsBackendAreNotTriedOnEveryRead() async throws {
         let storage = SharedMemoryBackend.Storage()
         let backend = SharedMemoryBackend(location: "slow-loads.\(UUID())", storage: storage)
-        _ = try backend.commit(["kept": .integer(1)], before: .distantFuture) { _ in }
+        _ = try backend.commit(["kept": .integer(1)], before: .now + .seconds(60)) { _ in }
         storage.lock.withLock {
             storage.isUnreachable = true
             storage.loads = 0
@@ -267,7 +267,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             var location: String { inner.location }
             func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
             func commit(
-                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
                 edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
             ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
                 try inner.commit(changes, before: deadline) { values throws(DefaultsError) in
@@ -309,7 +309,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { lock.withLock { values } }
 
             func commit(
-                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
                 edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
             ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
                 var current = lock.withLock { values }

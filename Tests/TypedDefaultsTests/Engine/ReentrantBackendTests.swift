@@ -32,7 +32,7 @@ import Testing
         func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
 
         func commit(
-            _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+            _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
             edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
         ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
             let values = try inner.commit(changes, before: deadline, edit: edit)

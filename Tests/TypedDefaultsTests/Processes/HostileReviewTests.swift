@@ -429,7 +429,7 @@ protocol KeepsNothingBackend: DefaultsBackend {}
 
 extension KeepsNothingBackend {
     func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]

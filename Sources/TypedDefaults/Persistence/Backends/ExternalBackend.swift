@@ -36,7 +36,7 @@ struct ExternalBackend: StoreBackend {
             storedChanges[key] = .some(
                 try object.map { object throws(DefaultsError) in try Self.value(object, key: key) })
         }
-        let contents = try backend.commit(storedChanges, before: Date().addingTimeInterval(limit)) {
+        let contents = try backend.commit(storedChanges, before: .after(limit)) {
             values throws(DefaultsError) in
             guard let edit else { return }
             var objects = values.mapValues(Self.object)

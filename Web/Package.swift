@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own: the server closes a connection whose request body is refused.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         .target(
@@ -21,6 +24,8 @@ let package = Package(
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         )
     ],

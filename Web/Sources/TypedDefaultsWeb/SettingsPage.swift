@@ -16,7 +16,8 @@ import TypedDefaults
 /// - `GET /api/settings`: every row: key, title, info, control, value and default (in the exact
 ///   JSON form of `typed-defaults read --json`), whether it is stored, options, range, shape;
 /// - `PUT /api/settings/{key}` with `{"value": …}`: checked against the schema as `typed-defaults
-///   write` checks it; 422 with `{"error": "…"}` when refused, nothing stored;
+///   write` checks it; 422 with `{"error": "…"}` when refused, 413 for a body over 1 MiB; nothing
+///   stored when refused;
 /// - `DELETE /api/settings/{key}`: back to the default;
 /// - `GET /api/events`: the rows that change, as server-sent events.
 ///
@@ -72,7 +73,7 @@ public struct SettingsPage: Sendable {
         }
         router.put("api/settings/:key") { request, context in
             await answer(request, changing: true) {
-                var body = try await request.body.collect(upTo: Self.bodyLimit)
+                var body = try await Self.body(of: request)
                 return write(try Self.key(context), body: body.readString(length: body.readableBytes) ?? "")
             }
         }
@@ -97,6 +98,18 @@ public struct SettingsPage: Sendable {
             return refusal(error.status, error.body ?? "\(error.status.reasonPhrase)")
         } catch {
             return refusal(.internalServerError, "\(error)")
+        }
+    }
+
+    /// The request's body, up to ``bodyLimit`` bytes; a longer one, announced by its length or
+    /// found while reading, is 413 with an error that names the limit.
+    private static func body(of request: Request) async throws -> ByteBuffer {
+        let refusal = HTTPError(.contentTooLarge, message: "the request body is over the limit of \(bodyLimit) bytes")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit { throw refusal }
+        do {
+            return try await request.body.collect(upTo: bodyLimit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw refusal
         }
     }
 

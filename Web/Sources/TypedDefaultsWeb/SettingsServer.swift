@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
+import NIOHTTPTypes
 import Synchronization
 import TypedDefaults
 
@@ -37,8 +39,11 @@ public enum SettingsServer {
             router: router,
             // Connections that send nothing for 20 s are closed (an open page's event stream
             // sends a comment every 15 s), and at most 512 are open at once: a local process
-            // cannot hold the server's file descriptors.
-            server: .http1(configuration: .init(idleTimeout: .seconds(20))),
+            // cannot hold the server's file descriptors. A request whose body is over the limit
+            // is answered 413 and its connection closed: the rest of its body is never read.
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [CloseAfterRefusedBody()], idleTimeout: .seconds(20))),
             configuration: .init(
                 address: .hostname(host, port: port), availableConnectionsDelegate: MaximumAvailableConnections(512)),
             onServerRunning: { channel in
@@ -98,5 +103,30 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
                 body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(reason)}")))
         }
         return try await next(request, context)
+    }
+}
+
+/// Closes a connection once a response refusing its request's body as too large (413) is sent,
+/// and says so (`Connection: close`): the rest of that body, which may never end, is not read.
+/// The server would otherwise read and discard it before the connection's next request.
+final class CloseAfterRefusedBody: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private var closing = false
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status == .contentTooLarge:
+            closing = true
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closing:
+            let written = context.writeAndFlush(data)
+            written.cascade(to: promise)
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        default:
+            context.write(data, promise: promise)
+        }
     }
 }

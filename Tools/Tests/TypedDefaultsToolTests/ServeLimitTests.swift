@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// The settings server's limits, through a real `serve` on loopback: a request body over the
+/// limit is refused with 413 and its connection closed.
+@Suite struct ServeLimitTests {
+    /// The head of a request to the server, with the token as a bearer token.
+    static func head(_ server: ServeTests.Server, _ line: String, _ fields: [String] = []) throws -> String {
+        let port = try #require(server.base.port)
+        return ([line, "Host: 127.0.0.1:\(port)", "Authorization: Bearer \(server.token)"] + fields)
+            .joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    /// A body over the limit, announced by its length or sent in chunks without end: 413 with
+    /// an error naming the limit, nothing stored, the connection closed rather than read for
+    /// ever, and the server serving the next request.
+    @Test(.timeLimit(.minutes(2)), arguments: ["Content-Length: 10485760", "Transfer-Encoding: chunked"])
+    func aBodyOverTheLimitIs413(framing: String) async throws {
+        let (suite, store) = try Tool.suite()
+        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        let server = try await ServeTests.Server(suite: suite)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        let connection = try RawConnection(
+            port: port,
+            request: try Self.head(
+                server, "PUT /api/settings/fontSize HTTP/1.1", ["Content-Type: application/json", framing]))
+        let bytes = [UInt8](repeating: UInt8(ascii: "7"), count: 65_536)
+        if framing.hasPrefix("Content-Length") {
+            connection.sendRepeatedly(bytes, total: 10_485_760)
+        } else {
+            connection.sendRepeatedly(Array("10000\r\n".utf8) + bytes + Array("\r\n".utf8))  // never ends
+        }
+        let answer = connection.response()
+        #expect(answer.status == 413, "\(answer.body)")
+        #expect(
+            answer.body == #"{"error":"the request body is over the limit of 1048576 bytes"}"#, "\(answer.body)")
+        #expect(connection.closedByServer(), "the rest of the body is not read: the connection is closed")
+
+        store.refresh()
+        #expect(try store.storedValues()[DefaultsStoredKey("fontSize")] == nil, "nothing stored")
+        #expect(try await server.send("GET", "api/settings").status == 200, "the server goes on serving")
+        let written = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 16}"#)
+        #expect(written.status == 200, "\(written.body)")
+    }
+}

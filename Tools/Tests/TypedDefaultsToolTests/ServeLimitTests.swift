@@ -3,7 +3,8 @@ import Testing
 import TypedDefaults
 
 /// The settings server's limits, through a real `serve` on loopback: a request body over the
-/// limit is refused with 413 and its connection closed.
+/// limit is refused with 413 and its connection closed, and an event stream's slot is free as
+/// soon as its client disconnects.
 @Suite struct ServeLimitTests {
     /// The head of a request to the server, with the token as a bearer token.
     static func head(_ server: ServeTests.Server, _ line: String, _ fields: [String] = []) throws -> String {
@@ -43,5 +44,38 @@ import TypedDefaults
         #expect(try await server.send("GET", "api/settings").status == 200, "the server goes on serving")
         let written = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 16}"#)
         #expect(written.status == 200, "\(written.body)")
+    }
+
+    /// Clients that open every event stream the server allows and then disconnect free their
+    /// slots at once, with no change to the suite to make the server write to them: the next
+    /// page's stream is accepted within seconds, not at the next keep-alive comment (every 15 s).
+    @Test(.timeLimit(.minutes(2))) func aClosedEventStreamFreesItsSlotAtOnce() async throws {
+        let (suite, store) = try Tool.suite()
+        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        let server = try await ServeTests.Server(suite: suite)
+        defer { server.stop() }
+        let port = try #require(server.base.port)
+        let request = try Self.head(server, "GET /api/events HTTP/1.1")
+        var streams: [RawConnection] = []
+        for _ in 0..<64 {
+            let stream = try RawConnection(port: port, request: request)
+            #expect(stream.status() == 200)
+            streams.append(stream)
+        }
+        #expect(try RawConnection(port: port, request: request).status() == 503, "the 65th stream is refused")
+        streams.removeAll()  // closes them all
+        // Asked again until accepted or 5 s passed; asked at least once after the 5 s, so that a
+        // test process kept from running meanwhile cannot fail it.
+        let closed = ContinuousClock.now
+        var next: RawConnection
+        var status = 0
+        repeat {
+            if status != 0 { try await Task.sleep(for: .milliseconds(20)) }
+            next = try RawConnection(port: port, request: request)
+            status = next.status()
+        } while status != 200 && ContinuousClock.now - closed < .seconds(5)
+        let waited = ContinuousClock.now - closed
+        #expect(status == 200, "a stream is accepted within 5 s of the others' disconnecting (waited \(waited))")
+        withExtendedLifetime(next) {}
     }
 }

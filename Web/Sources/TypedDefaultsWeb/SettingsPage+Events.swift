@@ -93,19 +93,36 @@ final class EventHub: Sendable {
 extension SettingsPage {
     /// The rows that change, as server-sent events (`event: change`, the row's JSON as data):
     /// another process's write, the tool's, another machine's on PostgreSQL, or this page's own.
-    func events() -> Response {
+    /// With ``endsStreamsAtDisconnect``, a client that disconnects frees its stream's slot at once.
+    func events(_ request: Request) -> Response {
         guard let (id, events) = hub.subscribe() else {
             return refusal(.serviceUnavailable, "\(EventHub.capacity) pages are open on this server already")
         }
         let hub = self.hub
+        let endsAtDisconnect = endsStreamsAtDisconnect
         let body = ResponseBody { writer in
             defer { hub.unsubscribe(id) }
-            try await writer.write(ByteBuffer(string: ": connected\n\n"))
-            for await event in events { try await writer.write(ByteBuffer(string: event)) }
-            try await writer.finish(nil)
+            if endsAtDisconnect {
+                // The request's connection closing ends the stream: its slot is free now, not at
+                // the next write that fails (a keep-alive comment comes every 15 s).
+                try await request.body.consumeWithInboundCloseHandler { _ in
+                    try await Self.send(events, to: &writer)
+                } onInboundClosed: {
+                    hub.unsubscribe(id)
+                }
+            } else {
+                try await Self.send(events, to: &writer)
+            }
         }
         var headers = Self.headers(type: "text/event-stream")
         headers[.connection] = "keep-alive"
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Writes `events` as they come, until the stream is finished.
+    private static func send(_ events: AsyncStream<String>, to writer: inout any ResponseBodyWriter) async throws {
+        try await writer.write(ByteBuffer(string: ": connected\n\n"))
+        for await event in events { try await writer.write(ByteBuffer(string: event)) }
+        try await writer.finish(nil)
     }
 }

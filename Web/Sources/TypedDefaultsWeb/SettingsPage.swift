@@ -57,6 +57,12 @@ public struct SettingsPage: Sendable {
     /// The largest request body read: a setting's JSON, far above any real one.
     static let bodyLimit = 1 << 20
 
+    /// Whether an event stream ends the moment its client disconnects, told by the request's
+    /// connection closing: only where requests reach the page with the body the server read them
+    /// with (``SettingsServer`` is such a server); elsewhere a stream ends at the first keep-alive
+    /// comment or change that fails to reach its client.
+    var endsStreamsAtDisconnect = false
+
     /// Adds the page's routes to `router`.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/") { request, _ in
@@ -81,7 +87,7 @@ public struct SettingsPage: Sendable {
             await answer(request, changing: true) { reset(try Self.key(context)) }
         }
         router.get("api/events") { request, _ in
-            await answer(request, queryToken: request.uri.queryParameters.get("token")) { events() }
+            await answer(request, queryToken: request.uri.queryParameters.get("token")) { events(request) }
         }
     }
 

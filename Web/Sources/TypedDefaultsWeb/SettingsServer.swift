@@ -30,7 +30,10 @@ public enum SettingsServer {
         let router = Router()
         // Set once the port is known: until then no request can arrive.
         let hosts = HostList()
-        let page = SettingsPage(store: store, token: token, allowedHosts: nil)
+        var page = SettingsPage(store: store, token: token, allowedHosts: nil)
+        // Requests reach the page with the body the server read them with: a client that
+        // disconnects ends its event stream at once.
+        page.endsStreamsAtDisconnect = true
         router.middlewares.add(HostCheck(hosts: hosts))
         page.addRoutes(to: router)
         var logger = Logger(label: "typed-defaults.serve")

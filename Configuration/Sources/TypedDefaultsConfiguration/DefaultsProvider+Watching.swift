@@ -9,6 +9,11 @@ struct ProviderState: Sendable {
     var values: [DefaultsStoredKey: DefaultsStoredValue]
     var valueWatchers: [UUID: ValueWatcher] = [:]
     var snapshotWatchers: [UUID: AsyncStream<any ConfigSnapshot>.Continuation] = [:]
+    /// How many changes of the copy have been counted: each change the store told of, and each
+    /// key a fetch changed.
+    var changeCount: UInt64 = 0
+    /// The count at each key's last change, for telling a fetch's values from newer ones.
+    var lastChange: [DefaultsStoredKey: UInt64] = [:]
 
     /// One `watchValue`: its key and type, where its updates go, and what it was told last (so
     /// that a change of another part of a dictionary it reads tells it nothing).
@@ -31,14 +36,33 @@ struct ProviderState: Sendable {
         }
     }
 
-    /// The updates due after the suite's key `changedKey` took its new value: every watcher of
-    /// a key it answers (itself, or a member of a dictionary stored under it) whose result
-    /// differs from what it was told last, and every snapshot watcher.
-    mutating func deliveries(afterChangeOf changedKey: String, provider: DefaultsProvider) -> Deliveries {
+    /// Makes `fetched`, read from the store after the count was `since`, the copy's values, but
+    /// for keys changed since then (their values are newer than the fetch's); counts each key
+    /// it changes. Returns the copy, and the updates due to the watchers of the changed keys.
+    mutating func takeIn(
+        _ fetched: [DefaultsStoredKey: DefaultsStoredValue], since: UInt64, provider: DefaultsProvider
+    ) -> ([DefaultsStoredKey: DefaultsStoredValue], Deliveries) {
+        var changed: [String] = []
+        for key in Set(values.keys).union(fetched.keys) {
+            if let last = lastChange[key], last > since { continue }
+            let value = fetched[key]
+            guard values[key] != value else { continue }
+            values[key] = value
+            changeCount += 1
+            lastChange[key] = changeCount
+            changed.append(key.name)
+        }
+        return (values, changed.isEmpty ? Deliveries() : deliveries(afterChangeOf: changed, provider: provider))
+    }
+
+    /// The updates due after the suite's keys `changedKeys` took their new values: every watcher
+    /// of a key one of them answers (itself, or a member of a dictionary stored under it) whose
+    /// result differs from what it was told last, and every snapshot watcher.
+    mutating func deliveries(afterChangeOf changedKeys: [String], provider: DefaultsProvider) -> Deliveries {
         var deliveries = Deliveries()
         for (id, watcher) in valueWatchers {
             let encoded = watcher.key.components.joined(separator: ".")
-            guard encoded == changedKey || encoded.hasPrefix(changedKey + ".") else { continue }
+            guard changedKeys.contains(where: { encoded == $0 || encoded.hasPrefix($0 + ".") }) else { continue }
             let result = Result { () throws(DefaultsProviderTypeMismatch) in
                 try provider.lookup(watcher.key, watcher.type, in: values)
             }.mapError { $0 as any Error }

@@ -57,18 +57,22 @@ public final class DefaultsProvider: Sendable {
         let token = store.observe { [weak self] change in self?.storeChanged(change.key) }
         observation.withLock { $0 = token }
         let values = try store.storedValues()
-        state.withLock { $0.values = values }
+        _ = state.withLock { $0.takeIn(values, since: 0, provider: self) }
     }
 
     /// Takes in the key's current value after the store heard of a change, and tells the
     /// watchers of every key it answers (the key itself, and keys of a dictionary stored under it).
+    /// The change is counted even when a fetch took the value in first: a fetch that began before
+    /// it then leaves the key as it is (see ``ProviderState/takeIn(_:since:provider:)``).
     private func storeChanged(_ key: String) {
         let storedKey = DefaultsStoredKey(key)
         let current = store.storedValue(forKey: key)
         let deliveries = state.withLock { state -> ProviderState.Deliveries? in
+            state.changeCount += 1
+            state.lastChange[storedKey] = state.changeCount
             guard state.values[storedKey] != current else { return nil }
             state.values[storedKey] = current
-            return state.deliveries(afterChangeOf: key, provider: self)
+            return state.deliveries(afterChangeOf: [key], provider: self)
         }
         deliveries?.deliver()
     }
@@ -93,11 +97,14 @@ extension DefaultsProvider: ConfigProvider {
     }
 
     /// Reads the backend again (another process's write not heard of yet, a server), then the
-    /// value.
+    /// value. Every key whose value the fetch changed in the provider's copy is told to its
+    /// watchers now: the store's own news of it may come later, and then finds nothing new.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
+        let since = state.withLock { $0.changeCount }
         store.refresh()
-        let values = try store.storedValues()
-        state.withLock { $0.values = values }
+        let fetched = try store.storedValues()
+        let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }
+        deliveries.deliver()
         return try lookup(key, type, in: values)
     }
 

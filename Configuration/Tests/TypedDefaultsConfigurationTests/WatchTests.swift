@@ -142,6 +142,46 @@ import TypedDefaultsConfiguration
         #expect(received.all == ["normal", "maintenance"])
     }
 
+    /// A fetch that refreshes the provider's copy of the suite must not swallow a watch's
+    /// update. With another observer of the suite taking 50 ms per change, the store's news of
+    /// each write reaches the provider late, after a fetch of another key has already taken the
+    /// new value into the copy: the watch must still get it, every round, and end on the value
+    /// stored last.
+    @Test(.timeLimit(.minutes(2))) func aFetchDoesNotSwallowAWatchsUpdate() async throws {
+        let (_, store) = try Suites.make()
+        let limit = DefaultsKey<Int>("limit", default: 0, store: store)
+        store[limit] = 0
+        let heard = Received<String>()
+        let slowObserver = store.observe { change in
+            Thread.sleep(forTimeInterval: 0.05)
+            heard.append(change.key)
+        }
+        defer { slowObserver.cancel() }
+        let provider = try DefaultsProvider(store: store)
+        let received = Received<Int?>()
+        let watching = Task { try await Self.watchInts(provider, "limit", into: received) { _ in false } }
+        defer { watching.cancel() }
+        #expect(await eventually { received.all == [0] })
+        var missed: [Int] = []
+        for round in 1...50 {
+            store[limit] = round
+            _ = try await provider.fetchValue(forKey: "other", type: .string)
+            // The write is in the copy now; the watch hears of it, or it never will.
+            if await !eventually(seconds: 10, { received.all.last == round }) {
+                missed.append(round)
+                break
+            }
+        }
+        guard missed.isEmpty else {
+            Issue.record("the watch stayed on an old value in round \(missed), after \(received.all)")
+            return
+        }
+        // Every late notice of the store has arrived: the watch still ends on the value stored last.
+        #expect(await eventually(seconds: 30) { heard.all.count == 50 })
+        #expect(received.all.last == 50, "\(received.all)")
+        #expect(try provider.value(forKey: "limit", type: .int).value?.content == .int(50))
+    }
+
     /// `fetchValue` reads the backend first: a write another process made is there even before
     /// the file watcher tells the store.
     @Test(.enabled(if: Tool.executable != nil || ProcessInfo.processInfo.environment["CI"] == "true"))

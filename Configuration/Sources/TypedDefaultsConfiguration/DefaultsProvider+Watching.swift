@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 import TypedDefaults
 
-/// What a provider keeps under its lock: its copy of the suite's values, and who watches them.
+/// What a provider keeps under its lock: its copy of the suite's values, who watches them, and
+/// which type mismatches it reported.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct ProviderState: Sendable {
     var values: [DefaultsStoredKey: DefaultsStoredValue]
@@ -14,6 +15,14 @@ struct ProviderState: Sendable {
     var changeCount: UInt64 = 0
     /// The count at each key's last change, for telling a fetch's values from newer ones.
     var lastChange: [DefaultsStoredKey: UInt64] = [:]
+    /// The stored value each reported mismatch was reported for.
+    var reportedMismatches: [MismatchID: DefaultsStoredValue?] = [:]
+
+    /// A key read as a type it does not hold.
+    struct MismatchID: Hashable, Sendable {
+        let key: DefaultsStoredKey
+        let type: String
+    }
 
     /// One `watchValue`: its key and type, where its updates go, and what it was told last (so
     /// that a change of another part of a dictionary it reads tells it nothing).
@@ -29,6 +38,9 @@ struct ProviderState: Sendable {
         var values: [(AsyncStream<Result<LookupResult, any Error>>.Continuation, Result<LookupResult, any Error>)] = []
         var snapshots: [AsyncStream<any ConfigSnapshot>.Continuation] = []
         var snapshot: (any ConfigSnapshot)?
+        /// The type mismatches among `values`, to report, and the values they were found in.
+        var mismatches: [(DefaultsProviderTypeMismatch, AbsoluteConfigKey)] = []
+        var from: [DefaultsStoredKey: DefaultsStoredValue] = [:]
 
         func deliver() {
             for (continuation, result) in values { continuation.yield(result) }
@@ -60,16 +72,18 @@ struct ProviderState: Sendable {
     /// result differs from what it was told last, and every snapshot watcher.
     mutating func deliveries(afterChangeOf changedKeys: [String], provider: DefaultsProvider) -> Deliveries {
         var deliveries = Deliveries()
+        deliveries.from = values
         for (id, watcher) in valueWatchers {
             let encoded = watcher.key.components.joined(separator: ".")
             guard changedKeys.contains(where: { encoded == $0 || encoded.hasPrefix($0 + ".") }) else { continue }
             let result = Result { () throws(DefaultsProviderTypeMismatch) in
                 try provider.lookup(watcher.key, watcher.type, in: values)
-            }.mapError { $0 as any Error }
-            let told = Self.fingerprint(result)
+            }
+            let told = Self.fingerprint(result.mapError { $0 as any Error })
             guard told != watcher.last else { continue }
             valueWatchers[id]?.last = told
-            deliveries.values.append((watcher.continuation, result))
+            deliveries.values.append((watcher.continuation, result.mapError { $0 as any Error }))
+            if case .failure(let mismatch) = result { deliveries.mismatches.append((mismatch, watcher.key)) }
         }
         if !snapshotWatchers.isEmpty {
             deliveries.snapshots = Array(snapshotWatchers.values)
@@ -100,15 +114,17 @@ extension DefaultsProvider {
         let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        let initial = state.withLock { state in
+        let (initial, values) = state.withLock { state in
             let result = Result { () throws(DefaultsProviderTypeMismatch) in
                 try lookup(key, type, in: state.values)
-            }.mapError { $0 as any Error }
+            }
             state.valueWatchers[id] = ProviderState.ValueWatcher(
-                key: key, type: type, continuation: continuation, last: ProviderState.fingerprint(result))
-            return result
+                key: key, type: type, continuation: continuation,
+                last: ProviderState.fingerprint(result.mapError { $0 as any Error }))
+            return (result, state.values)
         }
-        continuation.yield(initial)
+        continuation.yield(initial.mapError { $0 as any Error })
+        if case .failure(let mismatch) = initial { reportMismatch(mismatch, key, in: values) }
         defer {
             _ = state.withLock { $0.valueWatchers.removeValue(forKey: id) }
             continuation.finish()

@@ -20,6 +20,8 @@ public import TypedDefaults
 ///   how stored values read as configuration values is in ``DefaultsProviderTypeMismatch``'s
 ///   article, and in short: strings, integers, doubles, booleans, data and arrays of each; an
 ///   integer read as a double; a date as ISO 8601 text; a dictionary's members under its key.
+///   Any other stored value is thrown as a ``DefaultsProviderTypeMismatch`` and reported to
+///   `DefaultsError.handler` (standard error by default), once for each stored value.
 /// - ``value(forKey:type:)`` and ``snapshot()`` read the provider's copy of the suite, kept by
 ///   the store's observation: no I/O. ``fetchValue(forKey:type:)`` reads the backend first.
 /// - ``watchValue(forKey:type:updatesHandler:)`` and ``watchSnapshot(updatesHandler:)`` give the
@@ -74,7 +76,45 @@ public final class DefaultsProvider: Sendable {
             state.values[storedKey] = current
             return state.deliveries(afterChangeOf: [key], provider: self)
         }
-        deliveries?.deliver()
+        if let deliveries { deliver(deliveries) }
+    }
+
+    /// Sends `deliveries`, then reports the type mismatches among them.
+    func deliver(_ deliveries: ProviderState.Deliveries) {
+        deliveries.deliver()
+        for (mismatch, key) in deliveries.mismatches { reportMismatch(mismatch, key, in: deliveries.from) }
+    }
+
+    /// Hands a type mismatch to ``DefaultsError/handler`` (standard error unless the program
+    /// says otherwise), once for each stored value that does not read as the type asked for:
+    /// a server reading a key on every request reports it once, and again once the value changes.
+    /// The report names the key and both types, never the value, which may be a secret.
+    func reportMismatch(
+        _ mismatch: DefaultsProviderTypeMismatch, _ key: AbsoluteConfigKey,
+        in values: [DefaultsStoredKey: DefaultsStoredValue]
+    ) {
+        let stored = StoredValueLookup.find(key.components, in: values)
+        let id = ProviderState.MismatchID(key: DefaultsStoredKey(mismatch.key), type: mismatch.requested.rawValue)
+        let isNew = state.withLock { state in
+            if let reported = state.reportedMismatches[id], reported == stored { return false }
+            state.reportedMismatches[id] = stored
+            return true
+        }
+        guard isNew else { return }
+        DefaultsError.handler(
+            .typeMismatch(key: mismatch.key, expected: mismatch.requested.rawValue, found: mismatch.stored))
+    }
+
+    /// The value of `key` in `values`, as a lookup result; a mismatch is reported, then thrown.
+    func reportingLookup(
+        _ key: AbsoluteConfigKey, _ type: ConfigType, in values: [DefaultsStoredKey: DefaultsStoredValue]
+    ) throws(DefaultsProviderTypeMismatch) -> LookupResult {
+        do {
+            return try lookup(key, type, in: values)
+        } catch {
+            reportMismatch(error, key, in: values)
+            throw error
+        }
     }
 
     /// The value of `key` in `values`, as a lookup result.
@@ -91,9 +131,11 @@ public final class DefaultsProvider: Sendable {
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension DefaultsProvider: ConfigProvider {
-    /// The current value, from the provider's copy of the suite: no I/O.
+    /// The current value, from the provider's copy of the suite: no I/O. A stored value of
+    /// another type is thrown as a ``DefaultsProviderTypeMismatch`` and reported to
+    /// ``DefaultsError/handler``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        try lookup(key, type, in: state.withLock { $0.values })
+        try reportingLookup(key, type, in: state.withLock { $0.values })
     }
 
     /// Reads the backend again (another process's write not heard of yet, a server), then the
@@ -104,8 +146,8 @@ extension DefaultsProvider: ConfigProvider {
         store.refresh()
         let fetched = try store.storedValues()
         let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }
-        deliveries.deliver()
-        return try lookup(key, type, in: values)
+        deliver(deliveries)
+        return try reportingLookup(key, type, in: values)
     }
 
     /// The suite's values as they are now.
@@ -123,6 +165,6 @@ struct DefaultsProviderSnapshot: ConfigSnapshot {
     var providerName: String { provider.providerName }
 
     func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        try provider.lookup(key, type, in: values)
+        try provider.reportingLookup(key, type, in: values)
     }
 }

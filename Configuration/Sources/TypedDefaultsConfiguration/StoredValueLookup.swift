@@ -31,7 +31,8 @@ public struct DefaultsProviderTypeMismatch: Error, CustomStringConvertible, Send
 ///   a float: declare it a double, or store its text.
 /// - An explicit `nil` (an optional stored as "no value") reads as absent.
 /// - Anything else (a dictionary asked for as a value, a string asked for as an integer) is a
-///   ``DefaultsProviderTypeMismatch``.
+///   ``DefaultsProviderTypeMismatch``, thrown, and reported to `DefaultsError.handler` once for
+///   each stored value.
 enum StoredValueLookup {
     /// The value under the configuration key `components` in `values`, as `type`.
     /// - Parameters:
@@ -52,7 +53,7 @@ enum StoredValueLookup {
 
     /// The stored value the key names: the whole key, else the member of a dictionary stored
     /// under the longest prefix of its components.
-    private static func find(
+    static func find(
         _ components: [String], in values: [DefaultsStoredKey: DefaultsStoredValue]
     ) -> DefaultsStoredValue? {
         if let exact = values[DefaultsStoredKey(components.joined(separator: "."))] { return exact }

@@ -70,3 +70,28 @@ enum Tool {
         return (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 }
+
+/// The errors `DefaultsError.handler` receives while a test body runs. The handler is
+/// process-wide and tests run in parallel, so each test's reports are routed through a task
+/// local: a test sees only the errors its own reads reported; others are printed as by default.
+enum HandlerReports {
+    @TaskLocal static var received: Received<DefaultsError>?
+
+    private static let installed: Void = {
+        DefaultsError.handler = { error in
+            if let received = HandlerReports.received {
+                received.append(error)
+            } else {
+                DefaultsError.printToStandardError(error)
+            }
+        }
+    }()
+
+    /// Runs `body`; its result, and what it reported.
+    static func during<Result>(_ body: () async throws -> Result) async rethrows -> (Result, [DefaultsError]) {
+        _ = installed
+        let received = Received<DefaultsError>()
+        let result = try await $received.withValue(received) { try await body() }
+        return (result, received.all)
+    }
+}

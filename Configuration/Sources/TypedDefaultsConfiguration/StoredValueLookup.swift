@@ -70,6 +70,23 @@ enum StoredValueLookup {
         return nil
     }
 
+    /// The value as the configuration type it reads as most plainly (a string, an integer, …,
+    /// an array of one of them), for a secrets specifier that looks at values; `nil` for one
+    /// that no type reads as (a dictionary, a mixed array, an integer above `Int.max`).
+    static func plainContent(of value: DefaultsStoredValue) -> ConfigContent? {
+        let types: [ConfigType] =
+            switch value {
+            case .string, .date: [.string]
+            case .integer, .unsignedInteger: [.int]
+            case .real: [.double]
+            case .boolean: [.bool]
+            case .data: [.bytes]
+            case .array: [.stringArray, .intArray, .doubleArray, .boolArray, .byteChunkArray]
+            case .dictionary: []
+            }
+        return types.lazy.compactMap { convert(value, to: $0) }.first
+    }
+
     private static func convert(_ value: DefaultsStoredValue, to type: ConfigType) -> ConfigContent? {
         switch type {
         case .string: string(value).map(ConfigContent.string)

@@ -52,7 +52,7 @@ default:
         let rest = Array(arguments.dropFirst(2))
         guard
             try RoundTrip.run(action, suite: suite, rest) || MigrationScenario.run(action, suite: suite, rest)
-                || SteppedClock.run(action, suite: suite, rest)
+                || SteppedClock.run(action, suite: suite, rest) || HistoryWorker.run(action, suite: suite, rest)
                 || Scenario.run(action, suite: suite, rest)
         else {
             fail("unknown action \(action)")

@@ -5,11 +5,12 @@ import Foundation
 /// It holds a slot per key (the stored object and its last decode), the changes not yet made
 /// durable, and the backend that makes them so. A write through any handle updates the slot
 /// under the lock, so the very next read of any handle, on any thread, sees it.
-// The engine is this class and its extensions, each a part with a name: reads, writes and loads
-// here; commits and retries in SuiteState+Commits.swift; taking in other processes' changes in
-// SuiteState+Reload.swift; observers signing up in SuiteState+Observers.swift; updates that
-// nest in Transaction.swift; the pending changes, the commit retries and the load retries are
-// types of their own (PendingChanges.swift) whose state is private to them.
+// The engine is this class and its extensions, each a part with a name: reads and writes here;
+// loading the suite on first use in SuiteState+Loading.swift; commits and retries in
+// SuiteState+Commits.swift; taking in other processes' changes in SuiteState+Reload.swift;
+// observers signing up in SuiteState+Observers.swift; updates that nest in Transaction.swift;
+// the pending changes, the commit retries and the load retries are types of their own
+// (PendingChanges.swift) whose state is private to them.
 //
 // @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `retries`, `loads`
 // and `transaction`, and every slot's fields, are only touched while holding `lock` (which is
@@ -337,49 +338,6 @@ import Foundation
     /// backend that reads key by key, its own list), and every slot's.
     func knownKeys() -> Set<DefaultsStoredKey> {
         Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
-    }
-
-    /// Whether the suite is loaded, for callers that hold `lock`: it never calls the backend,
-    /// which ``ensureLoaded()`` does without the lock. Inside a commit on this thread (a read or
-    /// write in an update's body) the contents the commit read are the freshest, and stand in.
-    func loadSuite(_ after: inout AfterUnlock) -> Bool {
-        if hasLoaded { return true }
-        if let whole = transactionOnThisThread?.edit.wholeBase {
-            stored = whole
-            hasLoaded = true
-            return true
-        }
-        return false
-    }
-
-    /// Loads the suite from its backend on first use, without holding `lock`: a load may take
-    /// seconds (a file lock, a database that does not answer) and may call back into this
-    /// store, and cached reads on other threads must not wait for it. When it cannot be read,
-    /// that is reported once, reads give defaults, and a later use tries again (a program's
-    /// backend after a growing pause). Not from inside the engine's own load of the suite: a
-    /// backend's `load()` reading its own store gets defaults.
-    func ensureLoaded() {
-        if BackendCall.loading == location { return }
-        let due = lock.withLock { () -> Bool in
-            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return false }
-            return loads.isDue
-        }
-        guard due else { return }
-        var after = AfterUnlock()
-        defer { after.run() }
-        let contents = BackendCall.$loading.withValue(location) { backend.load() }
-        lock.withLock {
-            // Loaded meanwhile by another thread, or taken in from a commit: that is fresher.
-            guard !hasLoaded else { return }
-            if contents.isUnreadable {
-                if loads.loadFailed(backingOff: !backend.loadsCheaply) { after.report(contents.problem) }
-                return
-            }
-            loads.loaded()
-            stored = contents.values
-            after.report(contents.problem)
-            hasLoaded = true
-        }
     }
 
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its

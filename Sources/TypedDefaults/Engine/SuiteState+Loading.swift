@@ -2,6 +2,23 @@ import Foundation
 
 /// Loading the suite from its backend on first use, outside the suite's lock.
 extension SuiteState {
+    /// Runs `body` under `lock`, the suite loaded first as ``ensureLoaded()`` loads it: the
+    /// reads, writes and sign-ups that need the suite's contents go through here.
+    ///
+    /// A suite once loaded stays loaded (`hasLoaded` is set under `lock` and never cleared), and
+    /// for a loaded suite ``ensureLoaded()`` does nothing. So the lock that `body` takes anyway
+    /// tells, by one read of `hasLoaded`: no task-local, no lookup of this thread's update, no
+    /// second taking of the lock. Only a suite not loaded yet (a first use, a backend that could
+    /// not be read, a use from inside its own load or from an update's body) goes through
+    /// ``ensureLoaded()``, then takes the lock again. Either way `body` runs once, under the
+    /// lock, after ``ensureLoaded()`` would have found nothing to do or has done it.
+    @inline(__always)
+    func withLoadedLock<Result>(_ body: () -> Result) -> Result {
+        if let result = lock.withLock({ hasLoaded ? Optional(body()) : nil }) { return result }
+        ensureLoaded()
+        return lock.withLock(body)
+    }
+
     /// Whether the suite is loaded, for callers that hold `lock`: it never calls the backend,
     /// which ``ensureLoaded()`` does without the lock. Inside a commit on this thread (a read or
     /// write in an update's body) the contents the commit read are the freshest, and stand in.

@@ -8,10 +8,9 @@ extension SuiteState {
     func addObserver(
         keys: Set<DefaultsStoredKey>?, initial: Bool = false, deliver: @escaping @Sendable (SlotChange) -> Void
     ) -> DefaultsObservation {
-        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
-        return lock.withLock {
+        return withLoadedLock {
             // Loaded now, so the first change can name the old value (for an observer of every
             // key, so that another process's change of any key is told from what it was).
             for key in keys ?? [] { _ = loadedObject(slotLocked(for: key), &after) }

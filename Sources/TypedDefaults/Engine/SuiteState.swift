@@ -46,6 +46,8 @@ import Foundation
     @exclusivity(unchecked) var slots: [DefaultsStoredKey: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
     @exclusivity(unchecked) var stored: [DefaultsStoredKey: PropertyList]?
+    /// Whether the suite has been loaded, or taken in from a commit: set under `lock` and never
+    /// cleared, which ``withLoadedLock(_:)`` relies on.
     @exclusivity(unchecked) var hasLoaded = false
     @exclusivity(unchecked) var pending = PendingChanges()
     @exclusivity(unchecked) var retries = CommitRetries()
@@ -168,13 +170,12 @@ import Foundation
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.
     func read<Value: DefaultsValueConvertible>(_ slot: KeySlot, as type: Value.Type) -> Read<Value> {
-        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
         typealias Found = (
             cached: Result<Value, DefaultsError>?, reportDue: Bool, object: PropertyList?, generation: UInt64
         )
-        let found: Found = lock.withLock {
+        let found: Found = withLoadedLock {
             if let cached = slot.cachedResult(as: Value.self) {
                 // A failure only thrown so far (by `load()`) is this read's caller's to report.
                 let reportDue = slot.failureUnreported
@@ -230,10 +231,9 @@ import Foundation
 
     /// The object stored under the slot's key, undecoded.
     func storedObject(_ slot: KeySlot) -> PropertyList? {
-        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
-        return lock.withLock { loadedObject(slot, &after) }
+        return withLoadedLock { loadedObject(slot, &after) }
     }
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
@@ -244,10 +244,9 @@ import Foundation
             DefaultsError.report(problem)
             return
         }
-        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
-        let window: TimeInterval?? = lock.withLock {
+        let window: TimeInterval?? = withLoadedLock {
             change(slot, to: object, origin: .thisProcess, &after)
             if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
@@ -263,10 +262,9 @@ import Foundation
     /// another source still provides (a plain `UserDefaults` suite's registered or global
     /// values) takes the value it then reads as.
     func removeAll(durability: Durability) {
-        ensureLoaded()
         var after = AfterUnlock()
         defer { after.run() }
-        let window = lock.withLock { () -> TimeInterval?? in
+        let window = withLoadedLock { () -> TimeInterval?? in
             // Unreadable: which keys it holds is unknown, and nothing is removed (reported).
             guard loadSuite(&after) else { return nil }
             let keys = knownKeys()

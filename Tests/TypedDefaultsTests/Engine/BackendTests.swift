@@ -206,6 +206,27 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(await eventually(seconds: 10) { store[kept] == 1 })
     }
 
+    /// The first write to a suite loads it, as a first read does; a suite once loaded stays
+    /// loaded, and no later write or read asks the backend again.
+    @Test func aFirstWriteLoadsTheSuiteAndNoUseLoadsItAgain() throws {
+        let storage = SharedMemoryBackend.Storage()
+        let backend = SharedMemoryBackend(location: "write-loads.\(UUID())", storage: storage)
+        _ = try backend.commit(["other": .integer(1)], before: .now + .seconds(60)) { _ in }
+        storage.lock.withLock { storage.loads = 0 }
+        let store = DefaultsStore(backend: backend)
+        let count = DefaultsKey<Int>("count", default: 0, store: store)
+        let other = DefaultsKey<Int>("other", default: 0, store: store)
+        #expect(storage.lock.withLock { storage.loads } == 0)
+        store[count] = 1
+        #expect(storage.lock.withLock { storage.loads } == 1)
+        for value in 2...50 { store[count] = value }
+        #expect(store[other] == 1)
+        #expect(store[count] == 50)
+        store.removeAll()
+        #expect(store[other] == 0)
+        #expect(storage.lock.withLock { storage.loads } == 1)
+    }
+
     @Test func failedCommitsAreRetriedUntilTheBackendIsBackAndReportedOncePerOutage() async throws {
         let storage = SharedMemoryBackend.Storage()
         let backend = SharedMemoryBackend(location: "retry.\(UUID())", storage: storage)

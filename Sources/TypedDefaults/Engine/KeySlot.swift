@@ -94,7 +94,7 @@
     func cache(_ decode: CachedDecode) {
         decoded = decode.box
         decodedType = decode.type
-        decodedWords = decode.words ?? (0, 0)
+        decodedWords = decode.bytes
         decodeFailed = false
         failureUnreported = false
         isKnownEmpty = false
@@ -145,20 +145,34 @@ struct SlotCallback {
 /// A successful decode to cache: `ObjectIdentifier(Value.self)`, and the value's bytes where
 /// they fit in the slot's ``CacheSnapshot``, else a `DecodedValue<Value>`. Made where `Value` is
 /// concrete, so that no runtime type lookup is needed.
+///
+/// Four words, the bytes a plain pair told apart by `box` being `nil`: passed in registers, and
+/// copied and released by a retain and a release of `box`. An optional pair would make it five
+/// words (the optional's tag a byte of its own), passed by address, and every write would copy
+/// its box, and destroy an optional of it, through runtime metadata and value witnesses.
 @usableFromInline struct CachedDecode {
+    /// The `DecodedValue<Value>`, or `nil` when the value is in `bytes`.
     let box: AnyObject?
     let type: ObjectIdentifier
-    let words: (UInt64, UInt64)?
+    /// The value's bytes when `box` is `nil`; zeros otherwise.
+    let bytes: (UInt64, UInt64)
+
+    /// The value's bytes, where they fit in the slot's ``CacheSnapshot``.
+    var words: (UInt64, UInt64)? { box == nil ? bytes : nil }
 
     @inlinable init<Value>(_ value: Value) {
-        let words = CacheSnapshot.words(of: value)
-        self.init(box: words == nil ? DecodedValue(value) : nil, type: ObjectIdentifier(Value.self), words: words)
+        if let words = CacheSnapshot.words(of: value) {
+            self.init(box: nil, type: ObjectIdentifier(Value.self), bytes: words)
+        } else {
+            self.init(box: DecodedValue(value), type: ObjectIdentifier(Value.self), bytes: (0, 0))
+        }
     }
 
-    @usableFromInline init(box: AnyObject?, type: ObjectIdentifier, words: (UInt64, UInt64)?) {
+    /// `box` is `nil` only for a value whose bytes are `bytes`, as ``init(_:)`` makes it.
+    @usableFromInline init(box: AnyObject?, type: ObjectIdentifier, bytes: (UInt64, UInt64)) {
         self.box = box
         self.type = type
-        self.words = words
+        self.bytes = bytes
     }
 }
 

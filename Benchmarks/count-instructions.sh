@@ -8,6 +8,9 @@ set -euo pipefail
 count=${1:-100000}
 binary=${2:-Benchmarks/.build/release/instruction-counts}
 export XDG_CONFIG_HOME=${XDG_CONFIG_HOME:-$(mktemp -d)}
+# One hash seed for every run: with a seed per process, hashing takes more or fewer probes from
+# run to run, and a Codable write moved by some 140 instructions.
+export SWIFT_DETERMINISTIC_HASHING=1
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$count" 2>&1 >/dev/null |
         sed -n 's/.*Collected : *//p' | tr -d ' ,'

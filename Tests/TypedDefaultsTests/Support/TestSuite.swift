@@ -84,3 +84,7 @@ final class TestSuite {
         }
     }
 }
+
+/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`), whose
+/// runtime is then linked in; so is every helper program the build made.
+let isThreadSanitized = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil

@@ -22,7 +22,13 @@ enum SteppedClock {
             ("settle", { try settle(suite: suite, stepper: stepper) }),
             ("loadRetry", { try loadRetry(stepper) }),
         ]
-        for (name, wait) in waits where chosen.isEmpty || chosen.contains(name) { try wait() }
+        // Not the commit lock when stepping back: its waits end by a timer of libdispatch's on the
+        // monotonic clock, which a real step leaves alone, but libfaketime moves every such timer
+        // armed after its step back by the step (measured: a 2 s timer did not fire in 8 s).
+        let skipped: Set<String> = mode == "back" ? ["commitLock"] : []
+        for (name, wait) in waits where (chosen.isEmpty || chosen.contains(name)) && !skipped.contains(name) {
+            try wait()
+        }
         // Not the exit flush: the slow backend's commit is still sleeping.
         _exit(0)
     }

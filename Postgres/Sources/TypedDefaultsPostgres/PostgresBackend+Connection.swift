@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresNIO
-import TypedDefaults
+@_spi(TypedDefaultsPackages) import TypedDefaults
 import TypedDefaultsPostgresRows
 
 /// The backend's connection, its queries, and the failures they meet.
@@ -45,17 +45,9 @@ extension PostgresBackend {
             let known = connectionLock.withLock { connectionOrAttempt(failingFast: true) }
             if case .failed(let failure) = known { throw failure }
         }
-        // Tried, not `lock(before:)`: that waits on the wall clock, and a clock stepped back
-        // would lengthen the wait by as much.
         let start = ContinuousClock.now
-        var pause: useconds_t = 50
-        while !lock.try() {
-            guard ContinuousClock.now < deadline else {
-                throw .readFailed(
-                    path: location, underlying: RequestTimeout(.busy, seconds: Self.seconds(since: start)))
-            }
-            usleep(pause)
-            pause = min(pause * 2, 2_000)
+        guard lock.lock(before: deadline) else {
+            throw .readFailed(path: location, underlying: RequestTimeout(.busy, seconds: Self.seconds(since: start)))
         }
         requestDeadline = deadline
         defer {
@@ -201,6 +193,10 @@ extension PostgresBackend {
     }
 }
 
+/// Fires the timeouts of ``Outcome``: a serial queue, which libdispatch always gives a thread of
+/// its own (unlike the global queues, whose threads may all be waiting for an outcome).
+private let outcomeTimeouts = DispatchQueue(label: "TD.postgresTimeouts")
+
 /// A future's result, handed from its event loop to the thread that waits for it.
 final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` and `ended` only under `lock`.
     private let lock = NSLock()
@@ -216,9 +212,7 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {  // `result` and `en
     /// timeout, and a timer on the monotonic clock ends the wait: on Linux a timed wait's
     /// deadline is on the wall clock, which a clock stepped back would move.
     func wait(milliseconds: Int64) -> Result<Value, any Error>? {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) {
-            self.end {}
-        }
+        outcomeTimeouts.asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { self.end {} }
         ended.wait()
         return lock.withLock { result }
     }

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
-import TypedDefaults
+@_spi(TypedDefaultsPackages) import TypedDefaults
 import TypedDefaultsPostgresRows
 
 /// A suite kept in a PostgreSQL table, shared by every process and machine that opens it: for a
@@ -70,8 +70,8 @@ public final class PostgresBackend: DefaultsBackend, @unchecked Sendable {
     let configuration: PostgresConnection.Configuration
     let eventLoopGroup: any EventLoopGroup
     let logger: Logger
-    /// A call's turn on the connection.
-    let lock = NSLock()
+    /// A call's turn on the connection, given in the order calls asked for it.
+    let lock = TimedLock()
     /// When the request under way must be answered by; only under `lock`.
     var requestDeadline: ContinuousClock.Instant?
     let connectionLock = NSLock()

@@ -8,10 +8,10 @@ import Foundation
 /// instead of waiting out the bound. At exit it waits longer only for a flush that was already
 /// committing when the exit began, and only on a backend whose commits end within the engine's
 /// own bounds (see ``lockBeforeExit(waitingAtMost:forUnderwayFlush:)``).
-// @unchecked Sendable is sound: `mutex` is an NSLock, only ever tried (its timed lock waits on
-// the wall clock), and every other field is only touched through `state`, a Locked.
+// @unchecked Sendable is sound: `mutex` is a TimedLock, and every other field is only touched
+// through `state`, a Locked.
 final class CommitLock: @unchecked Sendable {
-    private let mutex = NSLock()
+    private let mutex = TimedLock()
     private struct State {
         var holder: pthread_t?
         /// The number of the flush committing now, if one is.
@@ -26,13 +26,13 @@ final class CommitLock: @unchecked Sendable {
     }
 
     /// Takes the lock, waiting at most `limit` for another thread's commit (on the monotonic
-    /// clock: see ``BoundedWait``).
+    /// clock: see ``TimedLock``).
     ///
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``: ``CommitOnCommittingThread``
     ///   when this thread holds it, ``FlushTimeout`` when another did past `limit`.
     func lock(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
         try refuseOwnThread()
-        guard BoundedWait.retry(until: .after(limit), firstPause: 50, longestPause: 2_000, { mutex.try() }) else {
+        guard mutex.lock(before: .after(limit)) else {
             throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
         }
         state.withLock { $0.holder = pthread_self() }
@@ -51,18 +51,15 @@ final class CommitLock: @unchecked Sendable {
         let start = ContinuousClock.now
         let longest = PlistFile.Wait.flushUnderwayAtExit
         var awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
-        let locked = try BoundedWait.retry(until: start + .seconds(longest), firstPause: 50, longestPause: 2_000) {
-            () throws(DefaultsError) in
-            if mutex.try() { return true }
+        let end = start + .seconds(longest)
+        while !mutex.lock(before: min(.now + .milliseconds(50), end)) {
             if forUnderwayFlush, awaited == nil { awaited = state.withLock { $0.underway } }
             let waited = (ContinuousClock.now - start).timeInterval
             let stillUnderway = awaited != nil && state.withLock { $0.underway } == awaited
-            guard waited < limit || stillUnderway else {
+            guard waited < limit || stillUnderway, ContinuousClock.now < end else {
                 throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded()))
             }
-            return false
         }
-        guard locked else { throw .writeFailed(path: location, underlying: FlushTimeout(seconds: longest)) }
         state.withLock { $0.holder = pthread_self() }
     }
 

@@ -265,16 +265,18 @@ struct PlistFile: Sendable {
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .writeFailed(path: lockURL.path, underlying: SystemError.current) }
         defer { close(descriptor) }
-        let locked = try BoundedWait.retry(until: .after(limit), firstPause: 1_000, longestPause: 50_000) {
-            () throws(DefaultsError) in
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        // flock has no timeout: tried, with a pause between tries, until the deadline.
+        let deadline = ContinuousClock.Instant.after(limit)
+        var pause: useconds_t = 1_000
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw .writeFailed(path: lockURL.path, underlying: SystemError.current)
             }
-            return false
-        }
-        guard locked else {
-            throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
+            guard ContinuousClock.now < deadline else {
+                throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
+            }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

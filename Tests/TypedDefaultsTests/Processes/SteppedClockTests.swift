@@ -50,9 +50,10 @@ import Testing
         // Each waits what it should (the locks their 5 s, the settling file its 1 s, a failed
         // load 0.5 s before it is tried again), with room for a loaded machine, and far less than
         // the hour the clock moved.
-        let bounds: [String: ClosedRange<Double>] = [
-            "fileLock": 4.9...30, "commitLock": 4.9...30, "settle": 0...30, "loadRetry": 0.4...30,
-        ]
+        var bounds: [String: ClosedRange<Double>] = ["fileLock": 4.9...30, "settle": 0...30, "loadRetry": 0.4...30]
+        // Stepping back, libfaketime also moves libdispatch's monotonic timers, which the commit
+        // lock's waits end by: that wait is checked with the clock ahead only.
+        if mode == "ahead" { bounds["commitLock"] = 4.9...30 }
         for (name, bound) in bounds {
             let seconds = try #require(waited[name], "no wait \(name) in \(run.output)")
             #expect(bound.contains(seconds), "\(name) waited \(seconds) s")

@@ -5,7 +5,7 @@ import TypedDefaults
 /// The history's observer: observes every key other processes change, keeping the last value
 /// each observation delivered. Once the stop file appears (every writer has ended) and no change
 /// has come for a second, it logs `NANOS O KEY VALUE` for each key (`-` for none): what a
-/// program that only observes the suite believes it holds.
+/// program that only observes the suite believes it holds. It logs `NANOS R` once it observes.
 struct HistoryObserver {
     let store: DefaultsStore
     let log: HistoryLog
@@ -26,7 +26,7 @@ struct HistoryObserver {
             }
             observations.append(observation)
         }
-        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        log.line("R")
         let deadline = ContinuousClock.now + .seconds(300)
         while !FileManager.default.fileExists(atPath: stopFile), ContinuousClock.now < deadline { usleep(20_000) }
         // Quiet for a second, or 20 s at most: what an observer was told has all arrived.

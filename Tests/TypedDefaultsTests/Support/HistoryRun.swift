@@ -32,7 +32,14 @@ struct HistoryRun {
         let observer = try Probe.Running(
             ["history", suite, "observer", "\(seed)", "0", log("observer")], environment: environment)
         defer { if observer.process.isRunning { _ = observer.end(with: SIGKILL) } }
-        guard observer.waitForLine(where: { $0 == "ready" }) != nil else { throw Failure("the observer did not start") }
+        // Waited for without blocking a thread of the small cooperative pool, which other tests need.
+        let readyDeadline = ContinuousClock.now + .seconds(60)
+        while !((try? String(contentsOfFile: log("observer"), encoding: .utf8))?.contains(" R\n") ?? false) {
+            guard observer.process.isRunning, ContinuousClock.now < readyDeadline else {
+                throw Failure("the observer did not start")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
 
         var random = SplitMix64(state: seed)
         var processes: [String: Process] = [:]

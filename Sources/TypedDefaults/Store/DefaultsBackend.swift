@@ -15,13 +15,13 @@ import Foundation
 /// something else changed its values. Everything else is the engine's and works the same on
 /// every backend: the cache that reads come from, coherence between handles, observation,
 /// rules, `didSet` callbacks, migrations and the ``Durability`` modes (a coalescing store calls
-/// ``commit(_:before:edit:)`` at most once per window, off the writer's thread; an immediate
-/// one on the writer's thread, which waits for it).
+/// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)`` at most once per window, off the
+/// writer's thread; an immediate one on the writer's thread, which waits for it).
 ///
 /// What the engine relies on:
-/// - ``commit(_:before:edit:)`` is all or nothing, and serialized with every other commit to
-///   the same suite, from any process or machine: two commits that each add one to a value
-///   end two higher. When `edit` throws, nothing is stored, `changes` included.
+/// - ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)`` is all or nothing, and
+///   serialized with every other commit to the same suite, from any process or machine: two
+///   commits that each add one to a value end two higher. When `edit` throws, nothing is stored, `changes` included.
 /// - A backend never reports a value it cannot read as absent: ``load()`` throws, and the
 ///   engine serves defaults meanwhile and writes nothing over it.
 /// - ``observeChanges(_:)`` calls its handler after others change the suite (a missed call
@@ -88,9 +88,10 @@ public protocol DefaultsBackend: Sendable {
     /// that cannot tell does nothing, and others' changes show after this process's next commit.
     ///
     /// `changed` returns at once and may be called from any thread at any time, even from inside
-    /// this backend's own ``load()`` or right after its ``commit(_:before:edit:)``, on the thread
-    /// the store called it on: the store loads on another thread once its call has returned,
-    /// gathering calls that come while a load is due into one. A call from inside ``load()``
+    /// this backend's own ``load()`` or right after its
+    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``, on the thread the store called
+    /// it on: the store loads on another thread once its call has returned, gathering calls that
+    /// come while a load is due into one. A call from inside ``load()``
     /// itself is dropped, since that load is reading the values.
     func observeChanges(_ changed: @escaping @Sendable () -> Void)
 
@@ -98,7 +99,8 @@ public protocol DefaultsBackend: Sendable {
     /// is written, before the store's cache shows it: the write is not made, and the error goes
     /// to ``DefaultsError/handler``. A change refused only at commit would be retried for ever
     /// and hold back every other change. The default accepts every value; a backend with limits
-    /// still refuses values over them in ``commit(_:before:edit:)``, where `edit` may make them.
+    /// still refuses values over them in
+    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``, where `edit` may make them.
     ///
     /// ```swift
     /// func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {

@@ -3,8 +3,10 @@ import PackageDescription
 
 // The command-line tool lives in a package of its own, so users of the library fetch nothing:
 // a package fetches every package its dependencies declare, even those only an executable uses.
-// Build and run it from the repository root:
-//     swift run --package-path Tools typed-defaults read com.example.app
+// For the same reason it needs swift-argument-parser alone: `typed-defaults serve` runs the page
+// server `typed-defaults-serve`, a program of the package `Web/`, which fetches the server's
+// packages. Build and install it (release, into ~/.local/bin) from the repository root:
+//     bash Tools/install.sh
 let package = Package(
     name: "TypedDefaultsTools",
     platforms: [.macOS(.v15)],
@@ -16,8 +18,6 @@ let package = Package(
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // The settings page `serve` runs.
-        .package(name: "TypedDefaultsWeb", path: "../Web"),
     ],
     targets: [
         .executableTarget(
@@ -27,7 +27,6 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TypedDefaultsWeb", package: "TypedDefaultsWeb"),
             ]
         ),
         // No ArgumentParser here: a fuzz target links it alone.

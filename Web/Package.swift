@@ -2,12 +2,16 @@
 import PackageDescription
 
 // The settings page, on Hummingbird 2, in a package of its own, so users of the library fetch
-// nothing. `typed-defaults serve` runs it; a program can mount it in its own server.
+// nothing: a program can mount it in its own server. `typed-defaults serve` runs the page server
+// `typed-defaults-serve`, built here apart from the tool, so that the tool needs only
+// swift-argument-parser and only those who serve pages fetch and build the server's packages:
+//     bash Tools/install.sh --serve
 let package = Package(
     name: "TypedDefaultsWeb",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "TypedDefaultsWeb", targets: ["TypedDefaultsWeb"])
+        .library(name: "TypedDefaultsWeb", targets: ["TypedDefaultsWeb"]),
+        .executable(name: "typed-defaults-serve", targets: ["typed-defaults-serve"]),
     ],
     dependencies: [
         .package(name: "TypedDefaults", path: ".."),
@@ -27,7 +31,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
-        )
+        ),
+        // Its command line is three options, read by hand: no swift-argument-parser to fetch.
+        .executableTarget(
+            name: "typed-defaults-serve",
+            dependencies: ["TypedDefaultsWeb", .product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
+        // Runs the built server as a real process on loopback, against real suites.
+        .testTarget(
+            name: "TypedDefaultsWebTests",
+            dependencies: ["typed-defaults-serve", .product(name: "TypedDefaults", package: "TypedDefaults")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,9 +55,10 @@ enum Tool {
     }
 
     /// Runs the tool to the end; through `launcher` when given (a command that runs the rest of
-    /// its arguments, such as `setpriv`).
+    /// its arguments, such as `setpriv`), with the variables of `environment` set as given.
     static func run(
-        _ arguments: [String], input: Data? = nil, folder: URL = Tool.folder, launcher: [String] = []
+        _ arguments: [String], input: Data? = nil, folder: URL = Tool.folder, launcher: [String] = [],
+        environment variables: [String: String] = [:]
     ) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-run-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -87,7 +88,7 @@ enum Tool {
             process.executableURL = executable
             process.arguments = arguments
         }
-        process.environment = environment(folder: folder)
+        process.environment = environment(folder: folder).merging(variables) { $1 }
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin

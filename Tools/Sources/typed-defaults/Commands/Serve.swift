@@ -1,9 +1,17 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import TypedDefaults
-import TypedDefaultsWeb
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs the page server, `typed-defaults-serve`, a program of its own: the tool builds with
+/// swift-argument-parser alone, and only those who serve pages fetch and build Hummingbird and
+/// SwiftNIO for it (`bash Tools/install.sh --serve`). This command checks its arguments and
+/// puts the server in its place (`exec`), so the server is the process a script started: its
+/// output, its exit status and the signals that stop it are the command's.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a settings page for a suite, in the browser, live.",
@@ -17,10 +25,18 @@ struct Serve: ParsableCommand {
             Every request needs the token (the address sets a cookie); the server listens on \
             loopback unless --host says otherwise.
 
+            The page server is a program of its own, typed-defaults-serve, found beside \
+            typed-defaults or on PATH: build and install it from a clone of TypedDefaults with \
+            bash Tools/install.sh --serve (it fetches and builds Hummingbird and SwiftNIO, which \
+            the rest of the tool does without).
+
             Examples:
               typed-defaults serve com.example.app
               typed-defaults serve com.example.app --port 8080
             """)
+
+    /// The page server's name, beside the tool or on `PATH`.
+    static let server = "typed-defaults-serve"
 
     @Argument(help: "The suite.") var suite: String
     @Option(help: "The port to listen on; 0 for any free one.") var port = 0
@@ -32,35 +48,57 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
-            Output.error(
-                "typed-defaults: serving on \(host), beyond this machine: the token and every value travel "
-                    + "unencrypted; put a TLS proxy in front, or keep to loopback")
-        }
-        let store = try Suites.store(suite)
-        _ = try Suites.values(of: store)  // a suite that cannot be read is an error now, not a blank page
-        let signals = Serve.stopOnSignals()
-        let (host, port) = (self.host, self.port)
-        Task {
-            do {
-                try await SettingsServer.run(store: store, host: host, port: port) { address in Output.line(address) }
-            } catch {
-                Output.error("typed-defaults: cannot serve on \(host):\(port): \(error)")
-                Foundation.exit(1)
-            }
-            Foundation.exit(0)
-        }
-        withExtendedLifetime(signals) { dispatchMain() }
+        guard let server = Self.findServer() else { throw ToolError(Self.missingServer()) }
+        // `--` before the suite, so that a name starting with a dash is no option.
+        let arguments = [server, "--port", "\(port)", "--host", host, "--", suite]
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(server, argv)
+        let reason = String(cString: strerror(errno))
+        throw ToolError("cannot run \(server): \(reason)")
     }
 
-    /// Ends the process on SIGINT or SIGTERM: every write was committed when it was made.
-    private static func stopOnSignals() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler { Foundation.exit(0) }
-            source.resume()
-            return source
-        }
+    /// The server beside this executable (an installed pair, or one build folder), else the
+    /// first on `PATH`.
+    static func findServer() -> String? {
+        var folders: [String] = []
+        if let own = ownExecutable() { folders.append((own as NSString).deletingLastPathComponent) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        folders += path.split(separator: ":").map(String.init)
+        return folders.lazy.map { ($0 as NSString).appendingPathComponent(server) }.first(where: isExecutableFile)
+    }
+
+    private static func ownExecutable() -> String? {
+        #if os(Linux)
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        #else
+            return Bundle.main.executablePath
+        #endif
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+    }
+
+    /// What to do when the server is nowhere to be found: the exact command, with the clone's
+    /// path when the tool was built from one that is still there, and the folder this tool was
+    /// installed in when it is not the script's default.
+    static func missingServer() -> String {
+        let clone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = clone.appendingPathComponent("Tools/install.sh").path
+        let folder = ownExecutable().map { ($0 as NSString).deletingLastPathComponent }
+        let home = ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.local/bin" }
+        // Installed elsewhere than the default: the server goes beside it. Run from a build
+        // folder: both go to the default, on PATH.
+        let prefix = folder.flatMap { $0 == home || $0.contains("/.build/") ? nil : $0 }.map { " \($0)" } ?? ""
+        let install =
+            FileManager.default.fileExists(atPath: script)
+            ? "bash \(script) --serve\(prefix)"
+            : "bash Tools/install.sh --serve\(prefix), from a clone of TypedDefaults,"
+        let beside = folder.map { " (\($0))" } ?? ""
+        return "serve runs the page server \(server), which is neither beside typed-defaults\(beside) nor on PATH: "
+            + "it is built apart, as it needs Hummingbird and SwiftNIO (minutes to build); \(install) "
+            + "builds it and installs it with typed-defaults"
     }
 }

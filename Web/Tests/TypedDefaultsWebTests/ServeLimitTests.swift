@@ -18,8 +18,8 @@ import TypedDefaults
     /// ever, and the server serving the next request.
     @Test(.timeLimit(.minutes(2)), arguments: ["Content-Length: 10485760", "Transfer-Encoding: chunked"])
     func aBodyOverTheLimitIs413(framing: String) async throws {
-        let (suite, store) = try Tool.suite()
-        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(ServeTestSettings(store: store))
         let server = try await ServeTests.Server(suite: suite)
         defer { server.stop() }
         let port = try #require(server.base.port)
@@ -50,8 +50,8 @@ import TypedDefaults
     /// slots at once, with no change to the suite to make the server write to them: the next
     /// page's stream is accepted within seconds, not at the next keep-alive comment (every 15 s).
     @Test(.timeLimit(.minutes(2))) func aClosedEventStreamFreesItsSlotAtOnce() async throws {
-        let (suite, store) = try Tool.suite()
-        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(ServeTestSettings(store: store))
         let server = try await ServeTests.Server(suite: suite)
         defer { server.stop() }
         let port = try #require(server.base.port)

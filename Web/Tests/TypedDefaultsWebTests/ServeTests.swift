@@ -33,17 +33,18 @@ final class Locked<Value: Sendable>: Sendable {
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result { value.withLock { body(&$0) } }
 }
 
-/// Issue 32: `typed-defaults serve` as a process, and its HTTP API through a real server on
-/// loopback. (The page itself is driven in a real browser by .ci/web-page.py.)
+/// The page server `typed-defaults serve` runs, `typed-defaults-serve`, as a process, and its
+/// HTTP API through a real server on loopback. (The page itself is driven in a real browser by
+/// .ci/web-page.py, through `typed-defaults serve`.)
 @Suite struct ServeTests {
     /// A running `serve`, the address it printed, and requests to it.
     final class Server: @unchecked Sendable {  // `running` is only read after it started
-        let running: Tool.Running
+        let running: Serve.Running
         let base: URL
         let token: String
 
         init(suite: String) async throws {
-            running = try Tool.Running(["serve", suite])
+            running = try Serve.Running([suite])
             _ = await running.wait(seconds: 30) { $0.lines.contains { $0.hasPrefix("http://") } }
             let line = try #require(running.lines.first, "serve printed nothing: \(running.text)")
             let parts = line.split(separator: "?token=", maxSplits: 1)
@@ -110,8 +111,8 @@ final class Locked<Value: Sendable>: Sendable {
 
     /// The demo's kind of suite: a schema with a range, options and a Codable value.
     func publishedSuite(_ label: String = #function) throws -> (name: String, store: DefaultsStore) {
-        let (suite, store) = try Tool.suite(label)
-        _ = try DefaultsSchema.publish(ToolTestSettings(store: store))
+        let (suite, store) = try Serve.suite(label)
+        _ = try DefaultsSchema.publish(ServeTestSettings(store: store))
         return (suite, store)
     }
 
@@ -138,7 +139,7 @@ final class Locked<Value: Sendable>: Sendable {
         let written = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 16}"#)
         #expect(written.status == 200, "\(written.body)")
         store.refresh()
-        #expect(ToolTestSettings(store: store).fontSize == 16)
+        #expect(ServeTestSettings(store: store).fontSize == 16)
         let refused = try await server.send("PUT", "api/settings/fontSize", body: #"{"value": 100}"#)
         #expect(refused.status == 422)
         #expect(refused.body == #"{"error":"100 is above the range 8 to 72"}"#)
@@ -146,7 +147,7 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(try await server.send("PUT", "api/settings/nowhere", body: #"{"value": 1}"#).status == 422)
         #expect(try await server.send("PUT", "api/settings/fontSize", body: "not json").status == 400)
         store.refresh()
-        #expect(ToolTestSettings(store: store).fontSize == 16)
+        #expect(ServeTestSettings(store: store).fontSize == 16)
 
         // Reset: back to the default.
         let reset = try await server.send("DELETE", "api/settings/fontSize")
@@ -183,7 +184,7 @@ final class Locked<Value: Sendable>: Sendable {
             #expect(answer.status == (allowed ? 200 : 403), "\(host): \(answer.body)")
         }
         store.refresh()
-        #expect(ToolTestSettings(store: store).fontSize == 20)
+        #expect(ServeTestSettings(store: store).fontSize == 20)
     }
 
     /// The first load takes the token from the address and sets an HttpOnly, SameSite=Strict
@@ -205,14 +206,14 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(try await server.send("GET", "page.js").status == 200)
     }
 
-    /// Every open page hears of another process's write: the event stream carries its row.
+    /// Every open page hears of another process's write (this one's: the server is a process
+    /// of its own): the event stream carries its row.
     @Test(.timeLimit(.minutes(2))) func theEventStreamCarriesAnotherProcesssWrite() async throws {
-        let (suite, _) = try publishedSuite()
+        let (suite, store) = try publishedSuite()
         let server = try await Server(suite: suite)
         defer { server.stop() }
         let event = try await server.event(containing: #""key":"fontSize""#) {
-            let written = try await Tool.run("write", suite, "fontSize", "18")
-            #expect(written.status == 0, "\(written.errors)")
+            try store.editStoredValues { $0["fontSize"] = .integer(18) }
         }
         let row = try #require(event, "no event within 20 s")
         #expect(row.contains(#""value":18"#) && row.contains(#""stored":true"#), "\(row)")
@@ -220,7 +221,7 @@ final class Locked<Value: Sendable>: Sendable {
 
     /// Keys and values are text: a key named like markup comes back as a JSON string, exactly.
     @Test(.timeLimit(.minutes(2))) func keysAndValuesAreText() async throws {
-        let (suite, store) = try Tool.suite()
+        let (suite, store) = try Serve.suite()
         let markup = #"<img src=x onerror="alert(1)">"#
         try store.editStoredValues { $0[DefaultsStoredKey(markup)] = .string("<b>bold</b>") }
         let server = try await Server(suite: suite)
@@ -268,10 +269,23 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(event != nil, "a new stream is served once the closed ones are let go of")
     }
 
-    @Test func aPortOutOfRangeIsAUsageError() async throws {
-        let result = try await Tool.run("serve", "suite", "--port", "70000")
-        #expect(result.status == 64)
-        #expect(result.errors.contains("--port takes 0 to 65535"), "\(result.errors)")
+    /// A command line of the wrong shape is one line and exit status 64, as the tool gives;
+    /// a suite name the library refuses is one line and 1. Nothing is served.
+    @Test(arguments: [
+        (["suite", "--port", "70000"], 64, "--port takes 0 to 65535, not 70000"),
+        (["suite", "--port"], 64, "missing value for '--port'"),
+        (["suite", "--host", ""], 64, "--host needs an address"),
+        (["suite", "--verbose"], 64, "unknown option '--verbose'"),
+        (["suite", "other"], 64, "unexpected argument 'other'"),
+        ([], 64, "missing expected argument '<suite>'"),
+        (["../escape"], 1, #""../escape" is not a suite name"#),
+    ])
+    func aBadCommandLineIsOneLineAndServesNothing(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await Serve.run(arguments)
+        #expect(result.status == status, "\(result.errors)")
+        #expect(result.errors.hasPrefix("typed-defaults: ") && result.errors.contains(message), "\(result.errors)")
+        #expect(result.errors.split(separator: "\n").count == 1, "one line: \(result.errors)")
+        #expect(result.output.isEmpty, "no address: \(result.output)")
     }
 
     static func keys(_ body: String) throws -> [String] {

@@ -12,9 +12,15 @@ extension SuiteState {
     /// not be read, a use from inside its own load or from an update's body) goes through
     /// ``ensureLoaded()``, then takes the lock again. Either way `body` runs once, under the
     /// lock, after ``ensureLoaded()`` would have found nothing to do or has done it.
+    ///
+    /// A suite whose file watcher has not started yet (`startWatching`) goes through
+    /// ``ensureLoaded()`` too, loaded or not, which starts it: before this process first keeps
+    /// anything it read (see ``startWatch(_:)``).
     @inline(__always)
     func withLoadedLock<Result>(_ body: () -> Result) -> Result {
-        if let result = lock.withLock({ hasLoaded ? Optional(body()) : nil }) { return result }
+        if let result = lock.withLock({ hasLoaded && startWatching == nil ? Optional(body()) : nil }) {
+            return result
+        }
         ensureLoaded()
         return lock.withLock(body)
     }
@@ -40,10 +46,13 @@ extension SuiteState {
     /// backend's `load()` reading its own store gets defaults.
     func ensureLoaded() {
         if BackendCall.loading == location { return }
-        let due = lock.withLock { () -> Bool in
-            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return false }
-            return loads.isDue
+        let (due, watch) = lock.withLock { () -> (Bool, (@Sendable () -> Void)?) in
+            let watch = startWatching
+            startWatching = nil
+            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return (false, watch) }
+            return (loads.isDue, watch)
         }
+        if let watch { startWatch(watch) }
         guard due else { return }
         var after = AfterUnlock()
         defer { after.run() }

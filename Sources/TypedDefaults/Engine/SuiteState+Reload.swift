@@ -3,6 +3,20 @@ import Foundation
 /// Taking in what the backend holds: another process's commit, a refresh, the contents a
 /// commit read.
 extension SuiteState {
+    /// Starts hearing of other processes' writes (`startWatching`, the file watcher), from
+    /// ``ensureLoaded()``: before this process first keeps anything it read, as every read,
+    /// write, update and observer passes through it until the watch has started
+    /// (``withLoadedLock(_:)``), and not when the suite is opened. A process that only
+    /// reads or edits storage as it is now (`storedValues()`, `editStoredValues`, a tool's one
+    /// command) sets up no watch: a watch's thread, and its inotify instance, which the kernel
+    /// takes about 10 ms to tear down at exit (measured), would be all it got. Contents taken in
+    /// before the watch (an edit's commit) are looked at again, as if a change had been heard
+    /// at once: a write another process made before the watch began is taken in like one after.
+    func startWatch(_ watch: @Sendable () -> Void) {
+        watch()
+        if lock.withLock({ hasLoaded }) { DispatchQueue.global().async { self.reload(onlyIfChanged: true) } }
+    }
+
     /// Reads the suite again from its backend; keys that differ take the new objects and their
     /// observers are told. With `onlyIfChanged` (the file watcher), a file this process wrote
     /// last is not read again, and keys written here since are kept. Without it (an explicit

@@ -57,6 +57,8 @@ import Foundation
     var nextCallbackOrder: UInt64 = 0
     /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
     let observers: SuiteObservers
+    /// Starts the file watcher, until it has run: see ``startWatch(_:)``.
+    @exclusivity(unchecked) var startWatching: (@Sendable () -> Void)?
 
     private static let serials = Locked<UInt64>(0)
 

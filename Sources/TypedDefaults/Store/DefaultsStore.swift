@@ -61,7 +61,16 @@ public struct DefaultsStore: Sendable {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that is not a plain
     ///   file name (see ``Foundation/UserDefaults/suite(named:)``).
     public init(suiteName: String, durability: Durability = .coalesced) throws(DefaultsError) {
-        self.init(try UserDefaults.suite(named: suiteName), durability: durability)
+        #if canImport(Darwin)
+            self.init(try UserDefaults.suite(named: suiteName), durability: durability)
+        #else
+            // corelibs makes a `UserDefaults` for every name, and the store would only ask it
+            // its name back: the suite's file is known without one, and a `UserDefaults` costs
+            // a process's start-up more than the rest of opening the suite (it parses the
+            // command line, and its name is found by reflection).
+            if let reason = SuiteName.problem(with: suiteName) { throw .invalidSuiteName(suiteName, reason: reason) }
+            self.init(fileSuite: suiteName, durability: durability)
+        #endif
     }
 
     /// The store of the suite named by a literal in the program, for declaring it once where
@@ -103,18 +112,7 @@ public struct DefaultsStore: Sendable {
     public init(_ defaults: UserDefaults, durability: Durability = .coalesced) {
         #if !canImport(Darwin)
             if let suiteName = PreferencesFolder.suiteName(of: defaults) {
-                let file = PreferencesFolder.file(forSuite: suiteName)
-                let state = SuiteRegistry.state(for: .file(file.path)) {
-                    let state = SuiteState(
-                        backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName,
-                        fileURL: file)
-                    // Another process's writes reach this one's cache and observers. Unowned: the
-                    // registry keeps the state for the life of the process, and a weak reference
-                    // would move its reference counts to a side table, slowing every retain.
-                    FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
-                    return state
-                }
-                self.init(state: state, durability: durability)
+                self.init(fileSuite: suiteName, durability: durability)
                 return
             }
         #endif
@@ -132,6 +130,29 @@ public struct DefaultsStore: Sendable {
         }
         self.init(state: state, durability: durability)
     }
+
+    #if !canImport(Darwin)
+        /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
+        private init(fileSuite suiteName: String, durability: Durability) {
+            let file = PreferencesFolder.file(forSuite: suiteName)
+            let state = SuiteRegistry.state(for: .file(file.path)) {
+                let state = SuiteState(
+                    backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName,
+                    fileURL: file)
+                // Another process's writes reach this one's cache and observers, from the
+                // suite's first use on (`SuiteState.startWatch(_:)`). Unowned: the registry
+                // keeps the state for the life of the process, and a weak reference would move
+                // its reference counts to a side table, slowing every retain.
+                state.lock.withLock {
+                    state.startWatching = { [unowned state] in
+                        FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
+                    }
+                }
+                return state
+            }
+            self.init(state: state, durability: durability)
+        }
+    #endif
 
     /// A store of its own that keeps values in memory and writes nothing to disk, for tests and
     /// previews. Each call makes a new, empty one; copies of it share its values.

@@ -24,6 +24,8 @@ let package = Package(
         ),
         // Prints the ratio tables of RESULTS.md from an exported benchmark run.
         .executableTarget(name: "benchmark-ratios"),
+        // Reads one key with plain UserDefaults: what startup.sh measures typed-defaults against.
+        .executableTarget(name: "startup-baseline"),
         // Repeats one read or write, for counting instructions under callgrind.
         .executableTarget(
             name: "instruction-counts", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),

@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "delete",
         abstract: "Delete a key, or every key of a suite.",
         discussion: """
             Deleting every key removes the suite's file. A published schema is the program's and stays.

@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "describe",
         abstract: "Describe a key the suite's published schema declares.",
         discussion: """
             Prints the title, info, type, default, range or options, the JSON shape of a Codable \

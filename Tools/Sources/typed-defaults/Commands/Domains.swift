@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Domains: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "domains",
         abstract: "List the suites in the preferences folder.",
         discussion: """
             The folder is $XDG_CONFIG_HOME, else $HOME/.config. A suite is listed when it has a file or a \

@@ -10,6 +10,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write a suite's stored values to a file.",
         discussion: """
             XML is a property list, as macOS defaults export writes; it holds dates to the whole \

@@ -5,6 +5,7 @@ import TypedDefaultsToolSupport
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Replace a suite's values with those of a file.",
         discussion: """
             Reads a property list (XML, binary or OpenStep) or the JSON that export writes. The suite's \

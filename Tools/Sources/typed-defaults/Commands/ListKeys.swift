@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct ListKeys: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list-keys",
         abstract: "List the keys a suite's published schema declares.",
         discussion: """
             Example:

@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct ListRecursively: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list-recursively",
         abstract: "Print every key of a suite, or of every suite, with its value.",
         discussion: """
             One line per key, "suite key value", as gsettings list-recursively does: the keys the \

@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Range: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "range",
         abstract: "Print the values a declared key accepts.",
         discussion: """
             As gsettings range does: "type <type>" for any value of the type, \

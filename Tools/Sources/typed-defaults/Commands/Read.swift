@@ -4,6 +4,7 @@ import TypedDefaultsToolSupport
 
 struct Read: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "read",
         abstract: "Print a suite, or one key's value.",
         discussion: """
             Without a suite, prints every suite. One key's string or date is printed as it is, \

@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct ReadType: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "read-type",
         abstract: "Print the type of a key's value.",
         discussion: """
             Prints "Type is <type>" as macOS defaults does: string, integer, float, boolean, date, \

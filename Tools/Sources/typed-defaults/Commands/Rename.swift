@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Rename: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rename",
         abstract: "Move a key's value to a new key.",
         discussion: """
             Atomic: no reader sees both keys or neither. A new key that already holds a value is \

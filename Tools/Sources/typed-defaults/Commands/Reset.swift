@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reset",
         abstract: "Reset a key to its default.",
         discussion: """
             Removes the stored value, so the program reads its default again; a key with nothing \

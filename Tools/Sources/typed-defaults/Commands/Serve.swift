@@ -14,6 +14,7 @@ import Foundation
 /// output, its exit status and the signals that stop it are the command's.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve a settings page for a suite, in the browser, live.",
         discussion: """
             Prints one line, the page's address with a fresh token (http://127.0.0.1:PORT/?token=…), \

@@ -4,6 +4,7 @@ import TypedDefaults
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print each change of a suite as it happens.",
         discussion: """
             Prints "key: value" for each change another process makes (as gsettings monitor does), \

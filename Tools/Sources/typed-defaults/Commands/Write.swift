@@ -3,6 +3,7 @@ import TypedDefaults
 
 struct Write: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "write",
         abstract: "Write a key's value.",
         discussion: """
             The value is read as the type flag says; without one, as the type the suite's published \

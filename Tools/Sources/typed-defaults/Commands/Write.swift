@@ -54,7 +54,7 @@ struct Write: ParsableCommand {
         // Without a type flag or a schema, a key keeps the type of the value stored there: a
         // stored integer is not replaced by the string "7".
         let stored = declared == nil && type == nil ? storedType(in: store) : nil
-        let value: DefaultsStoredValue
+        var value: DefaultsStoredValue
         do {
             value = try ValueInput(type: type, collection: collection, declared: declared?.valueType ?? stored)
                 .value(from: values)
@@ -62,6 +62,15 @@ struct Write: ParsableCommand {
             throw ToolError(
                 "\(key) holds \(Self.article(stored)) and \(error); nothing was written (--string, or another "
                     + "type flag, writes a value of another type)")
+        }
+        // A Codable value's JSON as the program writes it, members sorted: equal values, equal
+        // bytes, whether the program or the tool wrote them.
+        if let valueType = declared?.valueType ?? stored {
+            do {
+                value = try valueType.storedForm(of: value)
+            } catch {
+                throw ToolError("cannot write \(key): \(error); nothing was written")
+            }
         }
         if let declared, let problem = declared.problem(with: value) {
             throw ToolError("cannot write \(key): \(problem); nothing was written")

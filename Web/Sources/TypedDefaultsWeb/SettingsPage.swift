@@ -181,7 +181,15 @@ public struct SettingsPage: Sendable {
             if rows.schema != nil, declared == nil, rows.values[DefaultsStoredKey(key)] == nil {
                 return refusal(.unprocessableContent, "the schema declares no key \(key)")
             }
-            let checked = declared.map { Self.asDeclared(value, $0) } ?? value
+            var checked = declared.map { Self.asDeclared(value, $0) } ?? value
+            if let declared {
+                // A Codable value's JSON as the program stores it, members sorted.
+                do {
+                    checked = try declared.valueType.storedForm(of: checked)
+                } catch {
+                    return refusal(.unprocessableContent, "\(error)")
+                }
+            }
             if let problem = declared?.problem(with: checked) { return refusal(.unprocessableContent, problem) }
             try store.editStoredValues { $0[DefaultsStoredKey(key)] = checked }
             return json(.ok, try self.rows().row(DefaultsStoredKey(key)))

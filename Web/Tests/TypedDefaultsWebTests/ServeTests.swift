@@ -155,6 +155,23 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(reset.body.contains(#""stored":false"#) && reset.body.contains(#""value":12"#), "\(reset.body)")
     }
 
+    /// A `Codable` value's JSON is stored as the program stores the value, members sorted; a
+    /// member named twice is refused, nothing stored.
+    @Test(.timeLimit(.minutes(2))) func aCodableValueIsStoredAsTheProgramStoresIt() async throws {
+        let (suite, store) = try publishedSuite()
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let written = try await server.send(
+            "PUT", "api/settings/profile", body: #"{"value": "{\"zone\": 1, \"name\": \"Grace\"}"}"#)
+        #expect(written.status == 200, "\(written.body)")
+        #expect(try store.storedValues()["profile"] == .string(#"{"name":"Grace","zone":1}"#))
+        let twice = try await server.send(
+            "PUT", "api/settings/profile", body: #"{"value": "{\"name\": \"A\", \"name\": \"B\"}"}"#)
+        #expect(twice.status == 422)
+        #expect(twice.body == #"{"error":"the member \"name\" appears twice"}"#, "\(twice.body)")
+        #expect(try store.storedValues()["profile"] == .string(#"{"name":"Grace","zone":1}"#))
+    }
+
     /// A change from another origin is refused; so is one with a cookie and no origin, and a
     /// request that names another host (DNS rebinding).
     @Test(.timeLimit(.minutes(2))) func originsAndHostsAreChecked() async throws {

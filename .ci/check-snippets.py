@@ -18,7 +18,9 @@ A block that begins with imports, `import TypedDefaults` among them, or comes ri
 `<!-- snippet main.swift -->`, is a program's `main.swift`, top-level code and all: it is compiled verbatim as an executable's, so
 it works when pasted into one. A program whose lines end in `// prints "…"` claims that output:
 it is run 20 times, each in a preferences folder of its own, and must print exactly those lines,
-in order, every time. A block whose first line is `// swift-tools-version: …` is a package
+in order, every time. A program that claims what a second run prints (`// prints "…", then "…"`)
+is run twice in each preferences folder, 10 folders in all: the first run prints the first
+lines, the second run, which reads what the first stored, the second. A block whose first line is `// swift-tools-version: …` is a package
 manifest: it is evaluated with `swift package dump-package`. The script exits non-zero, naming
 the file and line of each block that fails.
 """
@@ -35,6 +37,7 @@ DECLARATION = re.compile(
 )
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 PRINTS = re.compile(r'// prints "(.*)"')
+PRINTS_THEN = re.compile(r'// prints "(.*)", then "(.*)"$')
 RUNS = 20
 
 
@@ -61,6 +64,22 @@ def snippets(path):
             yield start + 1, context, is_main, "\n".join(lines[start:end])
             index = end
         index += 1
+
+
+def claimed_output(code):
+    """The lines each run of a program must print: one list per run of a folder, [] for none."""
+    first, second, twice = [], [], False
+    for line in code.split("\n"):
+        if match := PRINTS_THEN.search(line):
+            first.append(match.group(1))
+            second.append(match.group(2))
+            twice = True
+        elif match := PRINTS.search(line):
+            first.append(match.group(1))
+            second.append(match.group(1))
+    if not first:
+        return []
+    return [first, second] if twice else [first]
 
 
 def split(code):
@@ -114,7 +133,7 @@ def main():
                 "web": "import TypedDefaultsWeb" in context + code,
             }
             targets.append((name, where, is_main, uses))
-            expected = [match.group(1) for match in map(PRINTS.search, code.split("\n")) if match]
+            expected = claimed_output(code)
             if expected:
                 if not is_main:
                     sys.exit(f"{where}: a block that claims output (// prints) must be a program (begin with import)")
@@ -179,7 +198,7 @@ def main():
         sys.exit(1)
     print(
         f"{len(targets)} snippets compiled, {len(manifests)} manifests evaluated, "
-        f"{len(runs)} programs printed what they claim {RUNS} times each"
+        f"{len(runs)} programs printed what they claim {RUNS} runs each"
     )
 
 
@@ -188,23 +207,33 @@ def run_programs(work, runs):
     failures = []
     for name, where, expected in runs:
         executable = work / ".build" / "debug" / name
-        for attempt in range(1, RUNS + 1):
+        problem = None
+        for attempt in range(1, RUNS // len(expected) + 1):
             with tempfile.TemporaryDirectory() as folder:
-                environment = {"PATH": "/usr/bin:/bin", "HOME": folder, "XDG_CONFIG_HOME": folder}
-                try:
-                    result = subprocess.run(
-                        [str(executable)], capture_output=True, text=True, timeout=30, env=environment, cwd=folder
-                    )
-                    printed = result.stdout.rstrip("\n").split("\n") if result.stdout else []
-                    problem = None if (result.returncode, printed) == (0, expected) else (
-                        f"exit {result.returncode}, printed {printed}\n{result.stderr[-2000:]}"
-                    )
-                except subprocess.TimeoutExpired:
-                    problem = "did not end within 30 s"
+                for run, lines in enumerate(expected, start=1):
+                    problem = run_once(executable, folder, lines)
+                    if problem:
+                        which = f"run {run} in folder {attempt}" if len(expected) > 1 else f"run {attempt} of {RUNS}"
+                        failures.append(f"{where}: {which} should print {lines}: {problem}")
+                        break
             if problem:
-                failures.append(f"{where}: run {attempt} of {RUNS} should print {expected}: {problem}")
                 break
     return failures
+
+
+def run_once(executable, folder, expected):
+    """Runs a program in a preferences folder; returns what went wrong, or None."""
+    environment = {"PATH": "/usr/bin:/bin", "HOME": folder, "XDG_CONFIG_HOME": folder}
+    try:
+        result = subprocess.run(
+            [str(executable)], capture_output=True, text=True, timeout=30, env=environment, cwd=folder
+        )
+    except subprocess.TimeoutExpired:
+        return "did not end within 30 s"
+    printed = result.stdout.rstrip("\n").split("\n") if result.stdout else []
+    if (result.returncode, printed) == (0, expected):
+        return None
+    return f"exit {result.returncode}, printed {printed}\n{result.stderr[-2000:]}"
 
 
 if __name__ == "__main__":

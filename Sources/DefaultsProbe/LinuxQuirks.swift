@@ -3,8 +3,9 @@ import TypedDefaults
 
 extension ProbeCase {
     /// Controls: each writes a value both with plain `UserDefaults` and through `@UserDefault`,
-    /// and after a restart checks that the plain read shows the corelibs quirk measured in
-    /// LINUX-FOUNDATION.md while the typed read is right. If Foundation changes, these say so.
+    /// and after a restart checks that the plain read shows the corelibs quirk listed in the
+    /// StoresAndDurability article's "The Linux facts" while the typed read is right. If
+    /// Foundation changes, these say so.
     static var linuxQuirks: [ProbeCase] {
         [
             // Alone in its process: the exit flush of a typed write would save it too. Every

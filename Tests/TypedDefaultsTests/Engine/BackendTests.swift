@@ -109,10 +109,10 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             return StateBackend(state: state)
         })
         // On Linux corelibs keeps the suite as an XML plist, with whole seconds and no negative
-        // zero (LINUX-FOUNDATION.md, "Dates in XML"), and a load gets what the file holds when
-        // corelibs reads it again, as its cache's timing decides (1 run in 10 here). Those two
-        // are that Foundation's limits, which the engine's own typed values avoid (a date is
-        // stored as seconds); anything else fails.
+        // zero (the StoresAndDurability article, "The Linux facts"), and a load gets what the
+        // file holds when corelibs reads it again, as its cache's timing decides (1 run in 10
+        // here). Those two are that Foundation's limits, which the engine's own typed values
+        // avoid (a date is stored as seconds); anything else fails.
         func onlyXMLPlistLosses(_ failure: DefaultsBackendConformance.Failure) -> Bool {
             guard isLinux, failure.check == "every value is kept exactly",
                 let differences = failure.problem.split(separator: "load() gave ", maxSplits: 1).last

@@ -83,7 +83,8 @@ import Testing
 
     /// A child process writes through the engine: the file keeps both forms, each with its value.
     /// (Plain `UserDefaults` cannot: corelibs keeps its domain as a Swift dictionary, and a `set`
-    /// of one form replaces the other's value; see LINUX-FOUNDATION.md.)
+    /// of one form replaces the other's value; see the StoresAndDurability article's "The Linux
+    /// facts".)
     @Test(.tags(.childProcess), .startsProcesses) func anotherProcessesWritesKeepBothForms() async throws {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: "binary")

@@ -73,10 +73,10 @@ struct TypedDefaultsTool: ParsableCommand {
 
     /// The command line's arguments, read from `argv` before anything reads
     /// `CommandLine.arguments`, and then hidden from it. corelibs' `UserDefaults` reads the
-    /// process's `-key value` arguments as settings that override every suite's
-    /// (LINUX-FOUNDATION.md), and logs a line of its own for a value that looks like a property
-    /// list and is not one (`--json '{bad'`): the tool's arguments are no settings. Only the
-    /// pointers in `argv` change, so `ps` still shows the arguments.
+    /// process's `-key value` arguments as settings that override every suite's, and logs a
+    /// line of its own for a value that looks like a property list and is not one (`--json
+    /// '{bad'`), as the CommandLineAndSchemas article says: the tool's arguments are no
+    /// settings. Only the pointers in `argv` change, so `ps` still shows the arguments.
     private static func takeArguments() -> [String] {
         let count = Int(CommandLine.argc)
         guard count > 1 else { return [] }

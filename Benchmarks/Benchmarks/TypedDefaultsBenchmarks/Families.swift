@@ -71,7 +71,7 @@ enum Raw {
     }
 }
 
-/// Every type family of the issue, with its raw counterpart.
+/// Every type family measured, with its raw counterpart.
 enum Families {
     static func register() {
         TypeFamily(

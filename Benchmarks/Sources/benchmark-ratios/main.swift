@@ -100,12 +100,12 @@ func isEncoded(_ family: String) -> Bool {
     family.hasPrefix("Codable") || family.hasPrefix("NSSecureCoding")
 }
 
-/// The read target of issue 11: a fraction of the raw read.
+/// The read target (RESULTS.md, "Targets"): a fraction of the raw read.
 func readTarget(_ family: String) -> Double {
     isEncoded(family) ? 300 : family == "Optional (nil)" ? 25 : 60
 }
 
-/// The write target of issue 11 as a ratio to the raw write, where it names one.
+/// The write target (RESULTS.md, "Targets") as a ratio to the raw write, where it names one.
 func writeTarget(_ family: String) -> Double? {
     if isEncoded(family) { return 0.2 }
     let named = ["Bool", "Int", "Double", "String", "Date", "URL", "UUID", "RawRepresentable"]
@@ -161,13 +161,13 @@ func writeTable(_ medians: [String: Medians]) -> [String] {
     return lines
 }
 
-/// The families measured, in the order of the issue.
+/// The families measured, in the tables' order.
 func families(_ medians: [String: Medians]) -> [String] {
     medians.keys.filter { $0.hasSuffix(" raw read") }.map { String($0.dropLast(" raw read".count)) }
         .sorted(by: familyOrder)
 }
 
-/// Families in the order of the issue: primitives first, then collections, then encoded values.
+/// Families in the tables' order: primitives first, then collections, then encoded values.
 func familyOrder(_ first: String, _ second: String) -> Bool {
     let order = [
         "Bool", "Int", "Double", "String", "Data", "Date", "URL", "UUID", "[String]", "[String: Int]",

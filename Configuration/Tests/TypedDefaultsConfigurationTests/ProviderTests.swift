@@ -5,7 +5,7 @@ import Testing
 import TypedDefaults
 import TypedDefaultsConfiguration
 
-/// Issue 31: a swift-configuration provider over a real suite.
+/// A swift-configuration provider over a real suite.
 @Suite struct ProviderTests {
     static let magic: [UInt8] = Array("magic".utf8)
     static let magic2: [UInt8] = Array("magic2".utf8)

@@ -4,8 +4,8 @@ import Testing
 import TypedDefaults
 import TypedDefaultsConfiguration
 
-/// Issue 31: watches give the current value, then every change the store hears of, with no
-/// polling, and end cleanly.
+/// Watches give the current value, then every change the store hears of, with no polling, and
+/// end cleanly.
 @Suite struct WatchTests {
     /// The ints a watch of `key` delivers, collected until `done` says so or 10 s pass.
     static func watchInts(

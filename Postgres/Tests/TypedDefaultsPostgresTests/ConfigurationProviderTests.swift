@@ -6,8 +6,8 @@ import TypedDefaults
 import TypedDefaultsConfiguration
 import TypedDefaultsPostgres
 
-/// Issue 31: a server reading its settings through swift-configuration from a PostgreSQL suite
-/// picks up a change another machine makes (here: a second backend, a store of its own).
+/// A server reading its settings through swift-configuration from a PostgreSQL suite picks up
+/// a change another machine makes (here: a second backend, a store of its own).
 @Suite(.enabled(if: TestServer.isAvailable, "no PostgreSQL server: set PGHOST (.ci/postgres.sh start)"))
 struct ConfigurationProviderTests {
     @Test func aWatchSeesAWriteMadeThroughAnotherPostgreSQLStore() async throws {

@@ -5,9 +5,9 @@ import Testing
 import TypedDefaults
 import TypedDefaultsPostgres
 
-/// A backend called on a SwiftNIO event loop (issue 28, hostile review): on another group's loop
-/// it waits as on any thread (`HostileReviewPostgresTests` reads there, in a child); on one of
-/// its own group's loops, where what it waits for runs, it fails at once instead of deadlocking.
+/// A backend called on a SwiftNIO event loop: on another group's loop it waits as on any thread
+/// (`HostileReviewPostgresTests` reads there, in a child); on one of its own group's loops, where
+/// what it waits for runs, it fails at once instead of deadlocking.
 @Suite struct EventLoopTests {
     /// The backend's group: never shut down, since the store, and its backend's listener, live
     /// as long as the process.

@@ -5,9 +5,9 @@ import Testing
 import TypedDefaults
 import TypedDefaultsPostgres
 
-/// Defects of the PostgreSQL backend found by the hostile review of issue 28. Each test FAILS on
-/// the code it was written against (branch issue28-hostile, 8fd355b) and says what it shows. No
-/// PostgreSQL server is needed: the loopback `SilentServer` stands for one.
+/// Defects a hostile review found in the PostgreSQL backend. Each test's comment describes the
+/// defect as it was found; the test fails without the handling it guards. No PostgreSQL server
+/// is needed: the loopback `SilentServer` stands for one.
 @Suite struct HostileReviewPostgresTests {
     /// What a child run of this test binary did: how it ended, when (taken on Foundation's own
     /// thread: the test resumes later when other tests hold the cooperative threads), and what

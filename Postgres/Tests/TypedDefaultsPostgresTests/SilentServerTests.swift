@@ -49,7 +49,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
 }
 
 /// A server that accepts connections and never answers holds a read, a flush and the process's
-/// exit no longer than their bounds (issue 28, item 7). No PostgreSQL server is needed. The
+/// exit no longer than their bounds. No PostgreSQL server is needed. The
 /// bounds are asserted with a generous margin, for a loaded machine: they prove nothing hangs,
 /// and the times measured are printed.
 @Suite struct SilentServerTests {
@@ -231,7 +231,7 @@ struct StoppedAnsweringTests {
 
     /// A store whose server does not answer: its first read waits `connectTimeout`; then reads
     /// give defaults at once, not after `connectTimeout` again at each try of the load; and once
-    /// the server answers, the store loads (issue 28, hostile review).
+    /// the server answers, the store loads.
     @Test func readsGiveDefaultsAtOnceUntilTheServerAnswersThenTheStoreLoads() throws {
         let server = try #require(TestServer.configuration)
         let suite = "stopped.unanswered.\(UUID())"

@@ -1,17 +1,17 @@
 import Foundation
 import TypedDefaults
 
-/// Generated round trips (issue 28): `roundtrip-write SUITE SEED [FAMILY]` writes thousands of
-/// values drawn from SEED through `@UserDefault` and typed keys and exits normally (the library
-/// flushes at exit); `roundtrip-verify SUITE SEED [FAMILY]`, in a fresh process, draws the same
-/// values again and compares them with what it reads. Each prints one line of counts; each
-/// problem goes to standard error with the seed, the family, the key, and the values written
-/// and read, and makes the exit status 1.
+/// Generated round trips: `roundtrip-write SUITE SEED [FAMILY]` writes thousands of values drawn
+/// from SEED through `@UserDefault` and typed keys and exits normally (the library flushes at
+/// exit); `roundtrip-verify SUITE SEED [FAMILY]`, in a fresh process, draws the same values again
+/// and compares them with what it reads. Each prints one line of counts; each problem goes to
+/// standard error with the seed, the family, the key, and the values written and read, and makes
+/// the exit status 1.
 ///
 /// Each family has a suite of its own, `SUITE.FAMILY`. A flush rewrites a whole suite, and with
 /// every value in one suite (3 MB) a debug build's background flush took long enough (seconds
 /// under ThreadSanitizer) that the flush at exit, which waits at most 2 s for it, could give up
-/// and lose the last writes: an engine limit, reported in issue 28. `ROUNDTRIP_ONE_SUITE=1`
+/// and lose the last writes: a limit of the engine, not of these values. `ROUNDTRIP_ONE_SUITE=1`
 /// puts every family in SUITE itself, which shows it (with `ROUNDTRIP_SCALE=5`, seed 101).
 enum RoundTrip {
     static func run(_ action: String, suite: String, _ arguments: [String]) throws -> Bool {

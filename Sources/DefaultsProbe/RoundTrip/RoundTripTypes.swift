@@ -139,7 +139,7 @@ final class RoundTripNote: NSObject, NSSecureCoding, RoundTripValue {
     /// corelibs' archiver keeps one object for objects that `isEqual` calls equal, and its
     /// `NSString` compares by canonical equivalence: of `"\u{E9}"` and `"e\u{301}"` in one
     /// archive both read back as the first, and of the dates `0.0` and `-0.0` both as the first
-    /// (a loss of the platform, reported in issue 28). So no string or date of a note's archive
+    /// (a loss of the platform, not of the library). So no string or date of a note's archive
     /// is such a twin of another.
     private static func generate(_ draw: inout Draw, strings: inout [String], dates: inout [Date]) -> RoundTripNote {
         func distinct(_ text: String) -> String? {

@@ -30,8 +30,8 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
     }
 }
 
-/// Every crafted keyed archive of the hostile review (issue 28, `Hostile/scripts/archives.py`),
-/// and a few more, each read in a child process (this test binary again): corelibs'
+/// Every crafted keyed archive a hostile review made (the first 33 of `variants` below), and a
+/// few more, each read in a child process (this test binary again): corelibs'
 /// `NSKeyedUnarchiver` killed the reader on 15 of its 33, and on 6 of the 8 added here. Each
 /// reads as the default, reported, its bytes left as they were (but the two well-formed ones).
 @Suite(.enabled(if: isLinux)) struct CraftedArchiveTests {
@@ -166,7 +166,7 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
             return ("homepage", archive(["$null", {"NS.base": base, "NS.relative": UID(2), "$class": UID(3)}, relative, U, *more]))
 
         V = {
-            # The hostile review's archives.py (issue 28), each variant as it made it.
+            # The hostile review's variants, each as its script made it.
             "p-nsstring-int": lambda: palette({"NS.string": 42, "$class": UID(4)}, S),
             "p-nsstring-data": lambda: palette({"NS.string": b"x", "$class": UID(4)}, S),
             "p-nsstring-missing": lambda: palette({"$class": UID(4)}, S),

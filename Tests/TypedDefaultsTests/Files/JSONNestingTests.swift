@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// How deep the JSON form nests (issue 28): every value a suite may hold — 250 arrays and
+/// How deep the JSON form nests: every value a suite may hold — 250 arrays and
 /// dictionaries — reads back from the text it is written as, though the text may be twice as
 /// deep; a value deeper than that is refused as the suite refuses it; and the parser's stack stays
 /// bounded whatever the text.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TypedDefaults
 
-/// Issue 34: a suite file is replaced so that a power cut leaves the old file or the new one,
+/// A suite file is replaced so that a power cut leaves the old file or the new one,
 /// and a write called durable is on the device when it returns. The power cut itself is
 /// simulated in the tool's tests (PowerCutTests, on loop devices); these show the order of the
 /// calls without one, and what a failed sync does.

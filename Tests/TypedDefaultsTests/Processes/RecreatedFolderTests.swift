@@ -4,7 +4,7 @@ import Testing
 @testable import TypedDefaults
 
 /// A running program keeps hearing other processes' writes after its preferences folder is
-/// removed and made again, moved away, or loses its parent (issue 28): the file watcher watches
+/// removed and made again, moved away, or loses its parent: the file watcher watches
 /// the folder again once it is back. Each test has folders of its own, never this process's
 /// preferences folder, which other tests share.
 @Suite(.enabled(if: isLinux), .tags(.childProcess), .startsProcesses) struct RecreatedFolderTests {

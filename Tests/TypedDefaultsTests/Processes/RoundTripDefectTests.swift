@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// Defects the generated round trips (RoundTripTests, issue 28) found, each with the smallest
-/// value that shows it.
+/// Defects the generated round trips (RoundTripTests) found, each with the smallest value that
+/// shows it.
 @Suite struct RoundTripDefectTests {
     /// Seed 209321284 (key outside.storedValue.49): `json()` wrote a date of `-0.0` seconds as
     /// `"2001-01-01T00:00:00Z"`, which reads back as `0.0`.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 28: thousands of seeded random values of every conversion family, written through
+/// Thousands of seeded random values of every conversion family, written through
 /// `@UserDefault` and typed keys by one child process that exits normally (the library flushes
 /// at exit), then read back by a fresh one and compared with the values drawn again from the
 /// same seed (Sources/DefaultsProbe/RoundTrip). The seed is random unless `SEED` is set, and

@@ -3,11 +3,11 @@ import Testing
 
 @testable import TypedDefaults
 
-/// The file watcher hears the preferences folder at its path whatever changes above it
-/// (issue 28): an ancestor moved away and made again, a symlinked ancestor pointed elsewhere,
-/// a symlink's target made, while the folder is armed or awaited. inotify tells nothing of those (a watch follows its
-/// inode); the watcher finds them by comparing, once a second, the folder at the path with the
-/// one watched. Each test has folders of its own under a root removed when it ends.
+/// The file watcher hears the preferences folder at its path whatever changes above it: an ancestor
+/// moved away and made again, a symlinked ancestor pointed elsewhere, a symlink's target made,
+/// while the folder is armed or awaited. inotify tells nothing of those (a watch follows its
+/// inode); the watcher finds them by comparing, once a second, the folder at the path with the one
+/// watched. Each test has folders of its own under a root removed when it ends.
 @Suite(.enabled(if: isLinux)) struct WatchedPathTests {
     /// A new folder under the temporary folder; removed (with whatever was moved beside it) by
     /// `remove`.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TypedDefaults
 
-/// Issue 29: a `Codable` setting's JSON shape, from its default value, published in the schema
+/// A `Codable` setting's JSON shape, from its default value, published in the schema
 /// and checked before a value is stored.
 @Suite struct JSONShapeTests {
     struct Layout: Codable, DefaultsValueConvertible, Sendable {

@@ -37,7 +37,7 @@ private struct Preferences: Hashable {
     init(store: DefaultsStore) { _volume = UserDefault(wrappedValue: 0.5, "volume", store: store) }
 }
 
-/// Issue 29: what users of Defaults and Foil expect of the library.
+/// What users of Defaults and Foil expect of the library.
 @Suite struct PeerHabitTests {
     /// A generic settings screen shows every setting the type declares: plain `@UserDefault`
     /// properties too, titled with their keys, of the kind their types give.

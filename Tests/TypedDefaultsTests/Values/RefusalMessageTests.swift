@@ -3,7 +3,7 @@ import Testing
 
 @testable import TypedDefaults
 
-/// Issue 29: a refused write says so in the program's terms: the key, the type the program
+/// A refused write says so in the program's terms: the key, the type the program
 /// wrote, where inside the value the problem is, and what is there; never an internal type.
 @Suite struct RefusalMessageTests {
     static let tail =

@@ -15,7 +15,7 @@ struct ToolTestLayout: Codable, DefaultsValueConvertible, Sendable {
     var panels: [String: Bool] = ["sidebar": true]
 }
 
-/// Issue 29: the tool behaves as `defaults` and `gsettings` users expect, run as a process
+/// The tool behaves as `defaults` and `gsettings` users expect, run as a process
 /// against real suites.
 @Suite struct HabitTests {
     /// `defaults read DOMAIN KEY` prints a string as it is: scripts take it with `$(…)`.

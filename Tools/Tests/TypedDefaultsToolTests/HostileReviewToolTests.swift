@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// Defects of the tool found by the hostile review of issue 28. Each test FAILS on the code it
-/// was written against (branch issue28-hostile, 8fd355b) and says what it shows.
+/// Defects a hostile review found in the tool. Each test's comment describes the defect as it
+/// was found; the test fails without the handling it guards.
 @Suite struct HostileReviewToolTests {
     /// The README: a value may nest "up to 250 arrays and dictionaries deep", and `read --json`,
     /// `export --format json` and `import` share one JSON form that "holds every value a suite

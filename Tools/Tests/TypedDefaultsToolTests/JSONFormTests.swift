@@ -121,7 +121,7 @@ import TypedDefaults
         }
     }
 
-    /// The deepest text the form writes (issue 28): a suite whose only key starts with `$`,
+    /// The deepest text the form writes: a suite whose only key starts with `$`,
     /// holding 250 such dictionaries around a date whose interval is not finite, is 504 levels
     /// of JSON (each `{"$dictionary": {…}}`); it exports, imports, reads and writes back. One
     /// level more of the value is refused in one line.

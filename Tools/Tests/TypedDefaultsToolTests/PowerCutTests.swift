@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// Issue 34: what the library and the tool call durable survives a power cut. A suite of 100
+/// What the library and the tool call durable survives a power cut. A suite of 100
 /// keys lives on a throwaway ext4 or XFS file system on a loop device; a process writes `key.7`,
 /// and the moment the write is reported done (the setter or `flush()` returned, the tool
 /// exited 0) the device's backing image is copied. The copy is what the disk held at that

@@ -3,7 +3,7 @@ import Testing
 import TypedDefaults
 
 /// `typed-defaults watch` keeps printing other processes' writes after its preferences folder,
-/// or the folder's parent, is removed and made again (issue 28). The watcher runs in a folder of
+/// or the folder's parent, is removed and made again. The watcher runs in a folder of
 /// this test's own, so removing it disturbs no other test.
 @Suite struct WatchRecreatedFolderTests {
     @Test func watchHearsWritesAfterItsFolderAndItsParentAreMadeAgain() async throws {
@@ -30,7 +30,7 @@ import TypedDefaults
 
     /// The preferences folder is a symlink (`prefs` → `first`), pointed at another folder as
     /// `ln -sfn second prefs.tmp && mv -T prefs.tmp prefs` does; then the folder holding the link
-    /// is moved away and made again: the watcher hears writes at the path each time (issue 28).
+    /// is moved away and made again: the watcher hears writes at the path each time.
     @Test func watchHearsWritesAfterItsSymlinkedFolderIsPointedElsewhereAndItsParentMovedAway() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("watch-linked-\(UUID())")
         let moved = root.deletingLastPathComponent().appendingPathComponent(root.lastPathComponent + ".old")

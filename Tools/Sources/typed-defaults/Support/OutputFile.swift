@@ -1,8 +1,8 @@
 import Foundation
 
 /// A file the user names for the tool to write (`export suite FILE`), written without ever
-/// putting something else in place of what is at its path (issue 28: `Data.write(options:
-/// .atomic)` renamed a new file over a link, a FIFO, even `/dev/full`):
+/// putting something else in place of what is at its path (`Data.write(options: .atomic)`
+/// renames a new file over a link, a FIFO, even `/dev/full`):
 ///
 /// - a regular file, or nothing, is replaced in one step: a file written beside it, flushed to
 ///   the disk, with its permissions (and, when allowed, owner), then renamed over it;

@@ -32,7 +32,7 @@ extension DefaultsKeys {
 }
 
 @Suite struct KeyTests {
-    @Test func snippetFromTheIssueCompilesAndWorks() {
+    @Test func aTypedKeySnippetCompilesAndWorks() {
         let store = DefaultsStore.inMemory()
         @UserDefault(.preferredName, store: store) var preferredName
         #expect(preferredName == "Bobbie Wasabi")

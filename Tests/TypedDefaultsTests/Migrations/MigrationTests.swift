@@ -10,13 +10,14 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
 /// step changes nothing. Other processes, crashes and other libraries' files are in
 /// `MigrationProcessTests`.
 @Suite struct MigrationTests {
-    static let issueSteps: [DefaultsMigration] = [
+    /// The Migrations article's steps.
+    static let articleSteps: [DefaultsMigration] = [
         .renameKey("userName", to: "displayName"),
         .convert("theme", from: Int.self, to: MigratedTheme.self) { $0 == 1 ? MigratedTheme.dark : .light },
         .dropKey("legacyFlag"),
     ]
 
-    @Test func theIssuesExampleRunsOnceAndRecordsItsVersion() throws {
+    @Test func theMigrationsArticlesStepsRunOnceAndRecordTheirVersion() throws {
         let suite = try TestSuite()
         suite.plant("Ada", forKey: "userName")
         suite.plant(1, forKey: "theme")
@@ -24,7 +25,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let store = suite.store
         #expect(store.schemaVersion == 0)
 
-        try store.migrate(Self.issueSteps)
+        try store.migrate(Self.articleSteps)
         #expect(store.schemaVersion == 3)
         #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
         #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)
@@ -33,7 +34,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(try suite.flushedObject(forKey: DefaultsStore.schemaVersionKey) as? Int == 3)
 
         let before = try suite.fileBytes()
-        try store.migrate(Self.issueSteps)
+        try store.migrate(Self.articleSteps)
         #expect(try suite.fileBytes() == before, "a second run wrote")
         #expect(store.schemaVersion == 3)
     }
@@ -42,12 +43,12 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
     @Test func aLaterReleaseRunsOnlyItsNewSteps() throws {
         let suite = try TestSuite()
         suite.plant(1, forKey: "theme")
-        try suite.store.migrate(Array(Self.issueSteps.prefix(1)))
+        try suite.store.migrate(Array(Self.articleSteps.prefix(1)))
         #expect(suite.store.schemaVersion == 1)
         let counter = Counter()
         let counted = DefaultsMigration.custom("count") { _ in counter.increment() }
-        try suite.store.migrate(Self.issueSteps + [counted])
-        try suite.store.migrate(Self.issueSteps + [counted])
+        try suite.store.migrate(Self.articleSteps + [counted])
+        try suite.store.migrate(Self.articleSteps + [counted])
         #expect(suite.store.schemaVersion == 4)
         #expect(counter.value == 1)
     }
@@ -58,7 +59,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant("not a number", forKey: "theme")
         let before = try suite.fileBytes()
         let (thrown, reported) = ReportedErrors.during {
-            #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.issueSteps) }
+            #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.articleSteps) }
         }
         guard case .migrationFailed(let version, _, _)? = thrown else {
             Issue.record("expected migrationFailed, got \(String(describing: thrown))")
@@ -98,7 +99,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let before = try suite.fileBytes()
         let (version, reported) = ReportedErrors.during { suite.store.schemaVersion }
         #expect(version == 0 && reported.count == 1)
-        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.issueSteps) } }
+        _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.articleSteps) } }
         #expect(try suite.fileBytes() == before)
     }
 
@@ -108,7 +109,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant(5, forKey: DefaultsStore.schemaVersionKey)
         suite.plant("Ada", forKey: "userName")
         let before = try suite.fileBytes()
-        try suite.store.migrate(Self.issueSteps)
+        try suite.store.migrate(Self.articleSteps)
         #expect(try suite.fileBytes() == before)
         #expect(suite.store.schemaVersion == 5)
     }
@@ -150,7 +151,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let before = try #require(try suite.fileBytes())
         let slow = suite.store.durability(.coalesced(within: .seconds(3600)))
         UserDefault(wrappedValue: 0, "pending", store: slow).wrappedValue = 5
-        let reports = try suite.store.pendingMigrations(Self.issueSteps)
+        let reports = try suite.store.pendingMigrations(Self.articleSteps)
         #expect(reports.count == 3)
         #expect(FileManager.default.contents(atPath: suite.plistURL.path) == before)
         #expect(try suite.flushedObject(forKey: "pending") as? Int == 5)
@@ -164,7 +165,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let (value, reported) = ReportedErrors.during { theme.wrappedValue }
         #expect(value == .light)
         #expect(reported.count == 1)
-        try suite.store.migrate(Self.issueSteps)
+        try suite.store.migrate(Self.articleSteps)
         #expect(theme.wrappedValue == .dark)
     }
 
@@ -174,7 +175,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant("dark", forKey: "theme")
         suite.plant("Grace", forKey: "displayName")
         suite.plant("Ada", forKey: "userName")
-        try suite.store.migrate(Self.issueSteps)
+        try suite.store.migrate(Self.articleSteps)
         #expect(try suite.flushedObject(forKey: "theme") as? String == "dark")
         #expect(try suite.flushedObject(forKey: "displayName") as? String == "Grace", "the newer value stays")
         #expect(try suite.flushedObject(forKey: "userName") == nil)
@@ -268,7 +269,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant("Ada", forKey: "userName")
         suite.plant(1, forKey: "theme")
         let before = try suite.fileBytes()
-        let reports = try suite.store.pendingMigrations(Self.issueSteps)
+        let reports = try suite.store.pendingMigrations(Self.articleSteps)
         #expect(reports.map(\.version) == [1, 2, 3])
         #expect(reports[0].changes.map(\.key) == ["displayName", "userName"])
         #expect(reports[0].changes[0].newValue == #"String "Ada""#)
@@ -278,7 +279,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(suite.store.schemaVersion == 0)
 
         suite.plant("x", forKey: "theme")
-        let failing = try suite.store.pendingMigrations(Self.issueSteps)
+        let failing = try suite.store.pendingMigrations(Self.articleSteps)
         #expect(failing.count == 2)
         #expect(failing[1].error != nil)
     }
@@ -289,7 +290,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         UserDefault(wrappedValue: 0, "theme", store: store).wrappedValue = 1
         let observed = Collected<String>()
         let observation = store.observe(keys: ["displayName"]) { observed.append($0.key) }
-        try store.migrate(Self.issueSteps)
+        try store.migrate(Self.articleSteps)
         #expect(store.schemaVersion == 3)
         #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
         #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)

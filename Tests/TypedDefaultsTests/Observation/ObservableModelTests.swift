@@ -5,7 +5,8 @@ import TypedDefaults
 
 @testable import DefaultsProbe
 
-/// The issue's declaration: `@ObservationIgnored @UserDefault` in an `@Observable` class.
+/// The Observation article's declaration: `@ObservationIgnored @UserDefault` in an `@Observable`
+/// class.
 @Observable private final class PlayerModel {
     @ObservationIgnored @UserDefault<Double> var volume: Double
     @ObservationIgnored @Setting<Bool> var shuffle: Bool
@@ -69,7 +70,7 @@ private final class UnobservedModel {
         return changes
     }
 
-    @Test func theIssuesExampleWorksAsWritten() throws {
+    @Test func theObservationArticlesModelWorksAsWritten() throws {
         let suite = try TestSuite()
         let store = suite.store
         let model = PlayerModel(store: store)

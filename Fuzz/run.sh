@@ -18,7 +18,8 @@ if [ ${#targets[@]} -eq 0 ]; then
     for folder in Corpus/*/; do targets+=("$(basename "$folder")"); done
 fi
 
-# Release (measured: README.md, "Builds"); lld links them (gold crashed linking one, here).
+# Release (measured: Fuzz/README.md, "How they are built"); lld links them (gold crashed linking
+# one, here).
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld)
 # Leaks are not findings (the Swift runtime keeps caches for the process); Swift's own crash
 # backtracer would only delay libFuzzer's report.

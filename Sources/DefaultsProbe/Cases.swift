@@ -324,7 +324,8 @@ extension ProbeCase {
             && a.unit.converter.baseUnitValue(fromValue: 1) == b.unit.converter.baseUnitValue(fromValue: 1)
     }
 
-    /// Equal, or both NaN; the sign of zero is not compared (see the README's Linux notes).
+    /// Equal, or both NaN; the sign of zero is not compared (see the StoresAndDurability article's
+    /// "The Linux facts").
     private static func sameFloatingPoint<F: FloatingPoint>(_ a: F, _ b: F) -> Bool {
         a == b || (a.isNaN && b.isNaN)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import TypedDefaults
 
-// The README's worked example: what each release of an app stores, and its migrations.
+// The Migrations article's worked example: what each release of an app stores, and its migrations.
 
 /// Release 2 stores the theme as an enum; release 1 stored an `Int` (1 for dark).
 enum AppTheme: String, DefaultsValueConvertible { case light, dark }

@@ -49,10 +49,10 @@ import TypedDefaultsPostgres
     /// group of the test's own, not the backend's): the backend blocks on its futures with
     /// `EventLoopFuture.wait()`, and SwiftNIO's precondition kills the process: "Precondition
     /// failed: BUG DETECTED: wait() must not be called when on an EventLoop"
-    /// (PostgresBackend+Connection.swift:229), SIGILL. So do an `.immediate` write, an `update`
-    /// and a `refresh()` there. The README promises that a read never crashes, and says nothing
-    /// of event loops. The crash would end the test process, so the read runs in a child: this
-    /// test binary again, running only `readOnAnEventLoopInAChild`.
+    /// (from the backend's connection code), SIGILL. So do an `.immediate` write, an `update` and
+    /// a `refresh()` there. The Semantics article promises that a read never crashes, and says
+    /// nothing of event loops. The crash would end the test process, so the read runs in a child:
+    /// this test binary again, running only `readOnAnEventLoopInAChild`.
     @Test func aReadOnAnEventLoopThreadDoesNotCrashTheProcess() async throws {
         let child = try await Self.runThisBinary(filter: "readOnAnEventLoopInAChild")
         #expect(
@@ -74,11 +74,11 @@ import TypedDefaultsPostgres
     }
 
     /// A process writes on a store whose server accepts connections and never answers, its
-    /// coalesced flush starts (and waits for the server), and it exits 0.5 s later. The README:
-    /// "at exit every wait ... ends by the store's 2 s deadline, so the flush at exit ends within
-    /// 2 s". The existing test exits right after its write, before a flush is under way; here one
-    /// is, and the exit first waits for it (up to 30 s, for a flush of this process already
-    /// committing), and that flush's deadline is the store's 5 s, not the exit's 2 s.
+    /// coalesced flush starts (and waits for the server), and it exits 0.5 s later. The Backends
+    /// article: "at exit every wait ... ends by the store's 2 s deadline, so the flush at exit ends
+    /// within 2 s". The existing test exits right after its write, before a flush is under way;
+    /// here one is, and the exit first waits for it (up to 30 s, for a flush of this process
+    /// already committing), and that flush's deadline is the store's 5 s, not the exit's 2 s.
     @Test func anExitWhileAFlushWaitsForASilentServerEndsWithinTwoSeconds() async throws {
         let server = try SilentServer()
         let start = Date()
@@ -122,7 +122,7 @@ import TypedDefaultsPostgres
     /// any value holding references), cached or not, waits for that lock. Measured with
     /// `connectTimeout: 2`: a read of a cached `String` took 3.1 s; with the defaults a second
     /// plain write in a process took 9.6 s (`anExitWhileAFlushWaitsForASilentServer…` prints it).
-    /// The README: "Until the server answers, reads give defaults at once".
+    /// The Backends article: "Until the server answers, reads give defaults at once".
     @Test func aCachedReadDoesNotWaitForAnotherThreadsLoad() throws {
         let server = try SilentServer()
         let backend = try PostgresBackend(

@@ -148,7 +148,7 @@ struct StorableTextTests {
         let stored = try TestServer.backend(suite: suite).load()
         #expect(stored["text"] == values["text"])
         #expect(stored["nested"] == values["nested"])
-        // What a reader casting the column to jsonb meets (the README says so).
+        // What a reader casting the column to jsonb meets (the Backends article says so).
         #expect(try Self.refusal(of: "SELECT $1::jsonb", DefaultsStoredValue.string(nul).json(), as: backend) != nil)
     }
 

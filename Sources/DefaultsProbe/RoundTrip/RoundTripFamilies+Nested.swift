@@ -2,7 +2,8 @@ import Foundation
 import TypedDefaults
 
 extension RoundTripFamily {
-    /// Arrays, sets and dictionaries of every key kind the README lists, nested in each other.
+    /// Arrays, sets and dictionaries of every key kind the SupportedTypes article lists, nested in
+    /// each other.
     static var collections: [RoundTripFamily] {
         var families: [RoundTripFamily] = [
             .values("array.int", [Int].self, count: 40),

@@ -17,7 +17,7 @@ enum RoundTripHolder {
 }
 
 extension RoundTripFamily {
-    /// Values the README says are refused when written: each must be reported as
+    /// Values the SupportedTypes article says are refused when written: each must be reported as
     /// `encodingFailed`, and the value stored before must stay.
     static var refused: [RoundTripFamily] {
         var families: [RoundTripFamily] = [

@@ -62,7 +62,8 @@ extension DefaultsStoredValue: RoundTripValue {
             }
             return members
         }
-        // A dictionary whose only key is the nil marker is an explicit nil; the README says not to store one.
+        // A dictionary whose only key is the nil marker is an explicit nil; the Semantics article
+        // says not to store one.
         if members.count == 1, members.keys.first == "__TypedDefaults.nil" { members["another"] = .boolean(true) }
         return members
     }

@@ -12,8 +12,8 @@ import Foundation
 /// ```
 ///
 /// Then `typed-defaults describe com.example.app fontSize` shows the setting, and
-/// `typed-defaults write com.example.app fontSize 100` is refused: 100 is outside 8…72.
-/// The file format is documented in the README ("Schemas") and versioned by ``formatVersion``.
+/// `typed-defaults write com.example.app fontSize 100` is refused: 100 is outside 8…72. The file
+/// format is documented in <doc:CommandLineAndSchemas> and versioned by ``formatVersion``.
 public struct DefaultsSchema: Sendable, Hashable {
     /// The version of the file format this library writes; it reads files of this version.
     /// A change that older readers would misread takes a new version.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A published schema's file: JSON, documented in the README ("Schemas").
+/// A published schema's file: JSON, documented in <doc:CommandLineAndSchemas>.
 ///
 /// ```json
 /// {

@@ -216,7 +216,8 @@ extension DefaultsKeys {
         #expect(try suite.fileBytes() == nil)
     }
 
-    /// corelibs keeps one registration domain for the process, as the README warns.
+    /// corelibs keeps one registration domain for the process, as the StoresAndDurability article
+    /// warns.
     @Test(.enabled(if: isLinux)) func onLinuxEverySuiteSeesARegistration() throws {
         let suite = try TestSuite()
         let other = try TestSuite()

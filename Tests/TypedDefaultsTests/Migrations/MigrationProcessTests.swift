@@ -11,7 +11,7 @@ import TypedDefaults
         #expect(result.status == 0, "\(result.errors)", sourceLocation: sourceLocation)
     }
 
-    /// The README's worked example: release 1's values, migrated by release 3.
+    /// The Migrations article's worked example: release 1's values, migrated by release 3.
     @Test(.tags(.childProcess), .startsProcesses) func anAppsOldReleasesMigrate() async throws {
         let suite = try TestSuite()
         expectSuccess(try await Probe.run("plant-app-v1", suite.name))

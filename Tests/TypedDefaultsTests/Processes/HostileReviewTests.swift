@@ -11,10 +11,11 @@ import Testing
     /// A keyed archive whose root is the expected class passes the engine's only check (the root
     /// class name), and corelibs' NSKeyedUnarchiver then kills the process while it decodes an
     /// object nested in it, inside the class's own `init(coder:)`, which decodes
-    /// `decodeObject(of: NSString.self, forKey: "name")` exactly as the README's `Palette` does.
-    /// So a few hundred bytes of `Data` that another program (or `typed-defaults write --data`)
-    /// stores under a secure-coding key crash every process that reads the key, at every launch.
-    /// The README promises "a read of missing, mismatched or corrupt data never crashes".
+    /// `decodeObject(of: NSString.self, forKey: "name")` exactly as the SupportedTypes article's
+    /// `Palette` does. So a few hundred bytes of `Data` that another program (or
+    /// `typed-defaults write --data`) stores under a secure-coding key crash every process that
+    /// reads the key, at every launch. The Semantics article promises "a plain read never throws
+    /// and never crashes".
     ///
     /// - `unexpectedClass`: "name" is an NSArray: corelibs' `fatalError("Value was of unexpected
     ///   class NSArray")` in its `NSKeyedUnarchiver`, SIGILL.
@@ -26,16 +27,17 @@ import Testing
     func aCraftedArchiveOfTheRightClassNeverCrashesTheReader(variant: String) async throws {
         let suite = try TestSuite()
         try await Self.plantArchive(variant: variant, key: "secureCoding.0", in: suite.plistURL)
-        // The probe reads `secureCoding.0` as `Swatch` (a secure-coding class like the README's).
+        // The probe reads `secureCoding.0` as `Swatch` (a secure-coding class like the
+        // SupportedTypes article's).
         let read = try await Self.runProbe(["verify", suite.name, "secureCoding"])
         #expect(!read.crashed, "the reader crashed (signal \(read.status)): \(read.errors.suffix(400))")
         #expect(read.errors.contains("secureCoding.0"), "\(read.errors.suffix(400))")
     }
 
     /// The same through a plain `URL` setting, no secure-coding class of the program's at all: a
-    /// `URL` key also reads an archived `NSURL` (README: "an archived NSURL"), checks only that the
-    /// root is an `NSURL`, and corelibs' `NSURL.init(coder:)` dies on `NS.relative` being an
-    /// NSArray.
+    /// `URL` key also reads an archived `NSURL` (SupportedTypes: "an archived `NSURL`"), checks
+    /// only that the root is an `NSURL`, and corelibs' `NSURL.init(coder:)` dies on `NS.relative`
+    /// being an NSArray.
     @Test(.tags(.childProcess), .startsProcesses) func aCraftedNSURLArchiveUnderAURLKeyNeverCrashesTheReader()
         async throws
     {
@@ -78,8 +80,8 @@ import Testing
     /// A FIFO planted at the suite's path: `PlistFile.readBytes()` opens it with a blocking
     /// `open(O_RDONLY)`, which waits for a writer for ever. The first read of any key hangs the
     /// program (measured: `typed-defaults read` and a `@UserDefault` read both still blocked after
-    /// 10 s). The README lists what cannot be read (another user's file, mode 000, a folder, no
-    /// file descriptors): `readFailed`, reported once, defaults read.
+    /// 10 s). The StoresAndDurability article lists what cannot be read (another user's file, mode
+    /// 000, a folder, no file descriptors): `readFailed`, reported once, defaults read.
     @Test(.tags(.childProcess), .startsProcesses) func aFIFOAtTheSuitePathHangsNoRead() async throws {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -117,11 +119,11 @@ import Testing
 
     /// A suite file that does not parse and cannot be moved aside: the suite is a symlink (dotfiles
     /// kept elsewhere) in a folder where the link cannot be renamed (read-only, its lock file
-    /// already there), to a file in a folder that is writable. The engine reports "it could not
-    /// be moved aside, and the suite starts empty", and then its next commit writes the suite
-    /// through the link over the file: every byte of it is gone. The README: a suite file that
-    /// does not parse is renamed aside, "never overwritten". Run as `nobody` (root may rename in
-    /// a read-only folder).
+    /// already there), to a file in a folder that is writable. The engine reports "it could not be
+    /// moved aside, and the suite starts empty", and then its next commit writes the suite through
+    /// the link over the file: every byte of it is gone. StoresAndDurability: a suite file that
+    /// does not parse is renamed aside, "never overwritten". Run as `nobody` (root may rename in a
+    /// read-only folder).
     @Test(.tags(.childProcess), .startsProcesses) func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten()
         async throws
     {
@@ -160,9 +162,9 @@ import Testing
     /// suite's path): every read finds nothing, tries to store the initial value with an update,
     /// which takes the cross-process lock and fails, and reports `updateFailed`: 50 reads, 50
     /// reports (and, on PostgreSQL, one failed transaction per read: an initial value too large or
-    /// a key holding U+0000 cost 3 to 88 ms and a report on every read). The README: a suite that
-    /// cannot be read is "reported once"; failing commits are reported "once per run of failures,
-    /// not one per retry".
+    /// a key holding U+0000 cost 3 to 88 ms and a report on every read). StoresAndDurability: a
+    /// suite that cannot be read is "reported once"; failing commits get "one report per run of
+    /// failures, not one per retry".
     @Test func readsOfAnInitialValueKeyInAnUnreadableSuiteReportOnce() throws {
         let suite = try TestSuite()
         try FileManager.default.createDirectory(at: suite.plistURL, withIntermediateDirectories: true)
@@ -292,16 +294,16 @@ import Testing
     // MARK: The flush at exit
 
     /// Another process holds the suite's lock (stopped, or stuck); this process writes, its
-    /// scheduled flush starts waiting for the lock, it writes again, and it exits. The README:
-    /// exit gives up "after 7 s at most when a flush of this process was already waiting for that
-    /// lock". Measured: 12.8 s to 30.0 s in five runs. The second write scheduled a second flush,
-    /// which waits for the commit lock too; when the first fails after its 5 s, the second (or a
-    /// retry, scheduled 0.1 s after each failure) takes the commit lock before the exit, which
-    /// polls for it every 50 ms, and waits 5 s for the file lock again; the exit, seeing a flush
-    /// of this process committing each time, waits on, up to its 30 s. (The exit can win that
-    /// race and end in 7 s; it did not in the runs measured.) Now a flush that takes the commit
-    /// lock after the exit began leaves its changes to the exit's flush: 7.2 s in three runs.
-    /// The child is this test binary again, running only `exitWhileLocked`.
+    /// scheduled flush starts waiting for the lock, it writes again, and it exits.
+    /// StoresAndDurability: exit gives up "after 7 s at most when a flush of this process was
+    /// already waiting for that lock". Measured: 12.8 s to 30.0 s in five runs. The second write
+    /// scheduled a second flush, which waits for the commit lock too; when the first fails after
+    /// its 5 s, the second (or a retry, scheduled 0.1 s after each failure) takes the commit lock
+    /// before the exit, which polls for it every 50 ms, and waits 5 s for the file lock again; the
+    /// exit, seeing a flush of this process committing each time, waits on, up to its 30 s. (The
+    /// exit can win that race and end in 7 s; it did not in the runs measured.) Now a flush that
+    /// takes the commit lock after the exit began leaves its changes to the exit's flush: 7.2 s in
+    /// three runs. The child is this test binary again, running only `exitWhileLocked`.
     @Test(.tags(.childProcess), .startsProcesses) func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds()
         async throws
     {

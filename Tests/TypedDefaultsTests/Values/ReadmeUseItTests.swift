@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TypedDefaults
 
-// The README's "Use it" examples, as a newcomer pastes them (`Theme` is the README's, declared
-// in PublicAPITests). The suite names are the tests' own, so that no test touches a real suite.
+// The GettingStarted article's "Use it" examples, as a newcomer pastes them (`Theme` is the
+// article's, declared in PublicAPITests). The suite names are the tests' own, so that no test
+// touches a real suite.
 
 private final class Preferences {
     @UserDefault("hasSeenSplashScreen", store: ReadmeUseItTests.store) var hasSeenSplashScreen = false

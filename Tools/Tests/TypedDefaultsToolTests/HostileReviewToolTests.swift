@@ -5,15 +5,16 @@ import TypedDefaults
 /// Defects a hostile review found in the tool. Each test's comment describes the defect as it
 /// was found; the test fails without the handling it guards.
 @Suite struct HostileReviewToolTests {
-    /// The README: a value may nest "up to 250 arrays and dictionaries deep", and `read --json`,
-    /// `export --format json` and `import` share one JSON form that "holds every value a suite
-    /// can store exactly". But the JSON reader refuses text nested deeper than 250, and the
-    /// suite's own object is one more level: a suite holding a value 250 arrays deep exports, and
-    /// its export does not import ("nested too deeply"). A backup that cannot be restored.
+    /// CommandLineAndSchemas: a value reads back "however deep: up to 250 arrays and dictionaries",
+    /// and `read --json`, `export --format json` and `import` share one JSON form that "holds every
+    /// value a suite can store exactly". But the JSON reader refuses text nested deeper than 250,
+    /// and the suite's own object is one more level: a suite holding a value 250 arrays deep
+    /// exports, and its export does not import ("nested too deeply"). A backup that cannot be
+    /// restored.
     @Test func anExportOfAValueNestedAsDeepAsASuiteHoldsImportsBack() async throws {
         let (suite, store) = try Tool.suite()
         var value: DefaultsStoredValue = .integer(1)
-        for _ in 0..<250 { value = .array([value]) }  // 250 arrays, as deep as the README allows
+        for _ in 0..<250 { value = .array([value]) }  // 250 arrays, as deep as the articles allow
         try store.editStoredValues { $0["deep"] = value }
         let export = try await Tool.run("export", suite, "-", "--format", "json")
         #expect(export.status == 0, "\(export.errors)")
@@ -29,10 +30,10 @@ import TypedDefaults
         #expect(try copyStore.storedValues() == store.storedValues())
     }
 
-    /// A dictionary whose only member's name starts with `$` is written `{"$dictionary": {…}}`,
-    /// one more JSON level per level of the value: such dictionaries nested 130 deep (a value
-    /// the suite holds, well within 250) are printed by `read suite key --json`, and the printed
-    /// text is refused by `write --json`, which the README says reads it back as the same value.
+    /// A dictionary whose only member's name starts with `$` is written `{"$dictionary": {…}}`, one
+    /// more JSON level per level of the value: such dictionaries nested 130 deep (a value the suite
+    /// holds, well within 250) are printed by `read suite key --json`, and the printed text is
+    /// refused by `write --json`, which CommandLineAndSchemas says reads it back as the same value.
     @Test func aValueOfDollarDictionariesPrintedByReadJSONWritesBack() async throws {
         let (suite, store) = try Tool.suite()
         var value: DefaultsStoredValue = .integer(1)
@@ -81,8 +82,8 @@ import TypedDefaults
     }
 
     /// A FIFO planted at a suite's path: `typed-defaults read suite` opens it with a blocking
-    /// `open()` and waits for a writer for ever. The README: a suite that cannot be read is "one
-    /// line, exit 1".
+    /// `open()` and waits for a writer for ever. CommandLineAndSchemas: a failure is "one line
+    /// on standard error".
     @Test func aFIFOInPlaceOfASuiteIsOneLineAndStatusOne() async throws {
         let (suite, _) = try Tool.suite()
         #expect(mkfifo(Tool.file(of: suite).path, 0o600) == 0)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Used on Apple platforms, where `UserDefaults` persists safely by itself, and on Linux for a
 /// `UserDefaults` object whose suite cannot be determined. On Linux a commit synchronizes, since
-/// corelibs Foundation writes only then; it has the limits of `synchronize()` (see the README).
+/// corelibs Foundation writes only then; it has the limits of `synchronize()` (see
+/// <doc:StoresAndDurability>).
 struct UserDefaultsBackend: StoreBackend {
     let defaults: SharedDefaults
 

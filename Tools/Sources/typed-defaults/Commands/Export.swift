@@ -17,7 +17,8 @@ struct Export: ParsableCommand {
             second (a warning names each date rounded), years 0001 to 9999, and no control \
             characters (refused). JSON keeps every value exactly, in the form read --json prints: \
             integers and floats apart, dates as {"$date": …}, data as {"$data": …}, an explicit nil \
-            as null (the CommandLineAndSchemas article's "The JSON form"). Import reads both back.
+            as null ("The JSON form" in the article "The command line and schemas"). Import \
+            reads both back.
 
             The file is never replaced by something else: a regular file is replaced in one \
             step (a new file written beside it, with its permissions, renamed over it), a \

@@ -32,6 +32,8 @@ TOOL, DEMO = sys.argv[1], sys.argv[2]
 SCREENSHOT = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
 SUITE = "dev.typeddefaults.settings-demo"
 MARKUP = '<img src=x onerror="document.title=\'pwned\'">'
+# The library's own key: how many migration steps a suite has run.
+RESERVED = "TypedDefaults.schemaVersion"
 
 
 def fail(message):
@@ -98,6 +100,8 @@ def main():
     subprocess.run([DEMO, "--reset"], check=True, capture_output=True)
     subprocess.run([DEMO], check=True, capture_output=True)  # publishes the schema
     tool("write", "--force", SUITE, MARKUP, "--string", "<b>not bold</b>")
+    # As a program that ran three migration steps leaves its suite.
+    tool("write", "--force", SUITE, RESERVED, "--int", "3")
     server = Server(SUITE)
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,1300"]:
@@ -120,9 +124,11 @@ def check_page(driver, server):
     declared = tool("list-keys", SUITE).split()
     if keys[: len(declared)] != declared:
         fail(f"rows {keys} are not the schema's keys in order {declared}")
-    if keys[len(declared):] != [MARKUP]:
-        fail(f"the key the schema does not know is not listed after them: {keys}")
+    if keys[len(declared):] != [MARKUP, RESERVED]:
+        fail(f"the keys the schema does not know are not listed after them: {keys}")
     print("rows:", ", ".join(keys))
+
+    check_reserved(driver)
 
     # A choice: stored when the select fires change.
     Select(control(driver, "theme")).select_by_visible_text("dark")
@@ -180,6 +186,38 @@ def check_page(driver, server):
     if stored("volume") != before:
         fail("another origin changed a setting")
     print("origin: another origin's change refused (" + driver.title + ")")
+
+
+def check_reserved(driver):
+    """The library's own key: shown, badged "library", with nothing to change it, and the
+    server refuses the page's own PUT and DELETE of it."""
+    section = row(driver, RESERVED)
+    badge = section.find_element(By.CSS_SELECTOR, "h2 .source").text
+    if badge != "library":
+        fail(f"the library's key is badged {badge!r}, not 'library'")
+    controls = section.find_elements(By.CSS_SELECTOR, "input, select, textarea, button")
+    if controls or driver.find_elements(By.CSS_SELECTOR, f'[name="{RESERVED}"]'):
+        fail("the library's key has a control or a reset: " + ", ".join(c.tag_name for c in controls))
+    shown = section.find_element(By.CSS_SELECTOR, ".control").text
+    if shown != "3":
+        fail(f"the library's key shows {shown!r}, not its value 3")
+    # From the page itself, with its cookie and its own Origin: what the page would send.
+    answers = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const path = "api/settings/" + encodeURIComponent(arguments[0]);
+        const put = { method: "PUT", headers: { "Content-Type": "application/json" }, body: '{"value": 0}' };
+        Promise.all([fetch(path, put), fetch(path, { method: "DELETE" })])
+            .then((responses) => Promise.all(responses.map((r) => r.json().then((body) => [r.status, body.error]))))
+            .then(done, (error) => done(String(error)));
+        """,
+        RESERVED,
+    )
+    if not isinstance(answers, list) or [status for status, _ in answers] != [403, 403]:
+        fail(f"PUT and DELETE of the library's key were not refused with 403: {answers}")
+    if stored(RESERVED) != 3:
+        fail(f"the library's key changed to {stored(RESERVED)!r}")
+    print(f"reserved: {RESERVED} read-only, badged library; PUT and DELETE refused:", answers[0][1])
 
 
 def measure(driver, server):

@@ -34,6 +34,8 @@ enum PageAssets {
         .key, .meta { color: #666; font-size: 0.85rem; overflow-wrap: anywhere; }
         .source { font-size: 0.75rem; border-radius: 0.6rem; padding: 0 0.5rem; margin-left: 0.4rem; background: #eef; }
         .source.stored { background: #dfd; }
+        .source.library { background: #fed; }
+        .reserved .value { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         .control input[type=text], .control input[type=number], .control select, .control textarea { width: 100%; box-sizing: border-box; font: inherit; }
         .control textarea { font-family: ui-monospace, monospace; min-height: 4rem; }
         .alert { color: #a00; margin: 0; }
@@ -141,16 +143,27 @@ enum PageAssets {
         }
 
         function render(row) {
+            const heading = element("h2", {}, [document.createTextNode(row.title)]);
+            const key = element("div", { class: "key", text: row.key + (row.type ? " · " + row.type : "") });
+            const info = row.info ? element("div", { class: "info", text: row.info }) : document.createTextNode("");
+            if (row.reserved) {
+                // The library's own key (the count of migration steps run): shown, never changed,
+                // as changing or removing it would run migration steps again. No control, no reset.
+                heading.append(element("span", { class: "source library", text: "library" }));
+                return element("section", { class: "row reserved", dataset: { key: row.key } }, [
+                    heading, key, info,
+                    element("div", { class: "control" }, [element("code", { class: "value", text: shown(row) })]),
+                    element("div", { class: "meta", text: "kept by the TypedDefaults library: shown, not changed here" }),
+                ]);
+            }
             const alert = element("p", { class: "alert", role: "alert" });
             const input = control(row);
-            const source = element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" });
+            heading.append(element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" }));
             const reset = element("button", { type: "button", text: "Reset to default" });
+            const field = element("div", { class: "control" }, [input]);
             const meta = "default: " + (row.formattedDefault || JSON.stringify(row.default)) + (row.shape ? " · " + row.shape : "");
             const made = element("section", { class: "row", dataset: { key: row.key } }, [
-                element("h2", {}, [document.createTextNode(row.title), source]),
-                element("div", { class: "key", text: row.key + (row.type ? " · " + row.type : "") }),
-                row.info ? element("div", { class: "info", text: row.info }) : document.createTextNode(""),
-                element("div", { class: "control" }, [input]),
+                heading, key, info, field,
                 element("div", { class: "meta", text: meta }),
                 alert, reset,
             ]);

@@ -21,13 +21,24 @@ struct SettingRows {
         return declared + values.keys.filter { !known.contains($0) }.sorted()
     }
 
+    /// The prefix of the keys the library keeps for itself, as ``DefaultsStore/schemaVersionKey``
+    /// (`TypedDefaults.schemaVersion`, the count of migration steps run): compared scalar for
+    /// scalar, as keys are.
+    static let reservedPrefix = "TypedDefaults."
+
+    /// Whether the library keeps `key` for itself: the page shows it and never changes it, since
+    /// changing or removing the migration count would run migration steps again.
+    static func isReserved(_ key: DefaultsStoredKey) -> Bool {
+        key.name.unicodeScalars.starts(with: reservedPrefix.unicodeScalars)
+    }
+
     /// The rows of every key, as a JSON array.
     func json() -> String {
         "[" + keys.map(row).joined(separator: ",") + "]"
     }
 
     /// One key's row, as a JSON object:
-    /// `{"key", "title", "info", "control", "declared", "stored", "value", "default",
+    /// `{"key", "title", "info", "control", "declared", "reserved", "stored", "value", "default",
     /// "formattedDefault", "options", "range", "shape", "type"}`.
     func row(_ key: DefaultsStoredKey) -> String {
         let declared = schema?[key.name]
@@ -39,6 +50,7 @@ struct SettingRows {
             ("type", text(declared?.swiftType ?? stored.map { $0.kind.rawValue } ?? "")),
             ("control", text(Self.control(declared: declared, stored: stored))),
             ("declared", declared == nil ? "false" : "true"),
+            ("reserved", Self.isReserved(key) ? "true" : "false"),
             ("stored", stored == nil ? "false" : "true"),
         ]
         let shown = stored ?? declared?.defaultValue

@@ -14,11 +14,14 @@ import TypedDefaults
 /// Routes, all under the router they are added to:
 /// - `GET /`: the page (HTML, its script and style from memory: no network but the server's);
 /// - `GET /api/settings`: every row: key, title, info, control, value and default (in the exact
-///   JSON form of `typed-defaults read --json`), whether it is stored, options, range, shape;
+///   JSON form of `typed-defaults read --json`), whether it is declared, reserved and stored,
+///   options, range, shape;
 /// - `PUT /api/settings/{key}` with `{"value": …}`: checked against the schema as `typed-defaults
 ///   write` checks it; 422 with `{"error": "…"}` when refused, 413 for a body over 1 MiB; nothing
 ///   stored when refused;
 /// - `DELETE /api/settings/{key}`: back to the default;
+/// - a `PUT` or `DELETE` of a key the library keeps for itself (named `TypedDefaults.…`, as
+///   `TypedDefaults.schemaVersion`): 403 with `{"error": "…"}`, nothing stored or removed;
 /// - `GET /api/events`: the rows that change, as server-sent events.
 ///
 /// Every request needs the token: `?token=` on the page's first load (which sets an `HttpOnly;
@@ -164,7 +167,15 @@ public struct SettingsPage: Sendable {
         }
     }
 
+    /// 403 for a key the library keeps for itself (``SettingRows/isReserved(_:)``): no request
+    /// changes or removes it, whatever its body.
+    private func refusingReserved(_ key: String) -> Response? {
+        guard SettingRows.isReserved(DefaultsStoredKey(key)) else { return nil }
+        return refusal(.forbidden, "\(key) is the TypedDefaults library's own key: the page does not change it")
+    }
+
     private func write(_ key: String, body: String) -> Response {
+        if let refused = refusingReserved(key) { return refused }
         let value: DefaultsStoredValue
         do {
             guard case .dictionary(let members) = try DefaultsStoredValue(json: body), let given = members["value"]
@@ -199,6 +210,7 @@ public struct SettingsPage: Sendable {
     }
 
     private func reset(_ key: String) -> Response {
+        if let refused = refusingReserved(key) { return refused }
         do {
             try store.editStoredValues { $0[DefaultsStoredKey(key)] = nil }
             return json(.ok, try rows().row(DefaultsStoredKey(key)))

@@ -252,6 +252,42 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(try store.storedValues()[DefaultsStoredKey(markup)] == .string("<i>x</i>"))
     }
 
+    /// A key the library keeps for itself (the count of migration steps run) is listed as
+    /// reserved, and no request changes or removes it: 403, nothing stored or removed, however
+    /// the key is spelled in the path. Removing it would run the migration steps again.
+    @Test(.timeLimit(.minutes(2))) func theLibrarysOwnKeysAreNeverChanged() async throws {
+        let (suite, store) = try publishedSuite()
+        try store.migrate([.dropKey("retired")])
+        #expect(store.schemaVersion == 1)
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let listed = try await server.send("GET", "api/settings")
+        let version = try #require(try Self.row(listed.body, DefaultsStore.schemaVersionKey), "\(listed.body)")
+        #expect(version["reserved"] as? Bool == true)
+        #expect(version["value"] as? Int == 1)
+        #expect(try Self.row(listed.body, "fontSize")?["reserved"] as? Bool == false)
+
+        let refusal =
+            #"{"error":"TypedDefaults.schemaVersion is the TypedDefaults library's own key: the page does not change it"}"#
+        for path in ["api/settings/TypedDefaults.schemaVersion", "api/settings/TypedDefaults%2EschemaVersion"] {
+            for value in ["0", "1", "\"x\""] {
+                let written = try await server.send("PUT", path, body: #"{"value": \#(value)}"#)
+                #expect(written.status == 403, "\(path) \(value)")
+                #expect(written.body == refusal)
+            }
+            let reset = try await server.send("DELETE", path)
+            #expect(reset.status == 403, "\(path)")
+            #expect(reset.body == refusal)
+        }
+        // Another key of the library's, not stored: refused as well, nothing stored.
+        let other = try await server.send("PUT", "api/settings/TypedDefaults.other", body: #"{"value": 1}"#)
+        #expect(other.status == 403, "\(other.body)")
+        store.refresh()
+        #expect(store.schemaVersion == 1)
+        #expect(try store.storedValues()[DefaultsStoredKey(DefaultsStore.schemaVersionKey)] == .integer(1))
+        #expect(try store.storedValues()["TypedDefaults.other"] == nil)
+    }
+
     /// At most 64 event streams are open at once; a stream whose client went away is let go of
     /// at the next change it is sent, and the next client is served.
     @Test(.timeLimit(.minutes(2))) func eventStreamsAreBounded() async throws {
@@ -303,6 +339,13 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(result.errors.hasPrefix("typed-defaults: ") && result.errors.contains(message), "\(result.errors)")
         #expect(result.errors.split(separator: "\n").count == 1, "one line: \(result.errors)")
         #expect(result.output.isEmpty, "no address: \(result.output)")
+    }
+
+    /// The row of `key` in a `GET /api/settings` answer.
+    static func row(_ body: String, _ key: String) throws -> [String: Any]? {
+        let root = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        let rows = root?["settings"] as? [[String: Any]] ?? []
+        return rows.first { $0["key"] as? String == key }
     }
 
     static func keys(_ body: String) throws -> [String] {

@@ -129,6 +129,7 @@ def check_page(driver, server):
     print("rows:", ", ".join(keys))
 
     check_reserved(driver)
+    check_defaults(driver)
 
     # A choice: stored when the select fires change.
     Select(control(driver, "theme")).select_by_visible_text("dark")
@@ -218,6 +219,16 @@ def check_reserved(driver):
     if stored(RESERVED) != 3:
         fail(f"the library's key changed to {stored(RESERVED)!r}")
     print(f"reserved: {RESERVED} read-only, badged library; PUT and DELETE refused:", answers[0][1])
+
+
+def check_defaults(driver):
+    """A key the schema does not declare says so; a declared optional shows its default, nil."""
+    meta = lambda key: row(driver, key).find_element(By.CSS_SELECTOR, ".meta").text
+    if meta(MARKUP) != "not declared":
+        fail(f"a key the schema does not declare says {meta(MARKUP)!r}, not 'not declared'")
+    if meta("userName") != "default: nil":
+        fail(f"the declared optional userName says {meta('userName')!r}, not 'default: nil'")
+    print("defaults: not declared, default: nil")
 
 
 def measure(driver, server):

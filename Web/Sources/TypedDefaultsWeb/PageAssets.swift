@@ -142,6 +142,14 @@ enum PageAssets {
             }
         }
 
+        // What the row says of its default: the schema's, or that the schema does not declare
+        // the key (a declared optional's default, nil, is a default like any other).
+        function meta(row) {
+            if (!row.declared) { return "not declared"; }
+            const given = row.formattedDefault || ("default" in row ? JSON.stringify(row.default) : "none given");
+            return "default: " + given + (row.shape ? " · " + row.shape : "");
+        }
+
         function render(row) {
             const heading = element("h2", {}, [document.createTextNode(row.title)]);
             const key = element("div", { class: "key", text: row.key + (row.type ? " · " + row.type : "") });
@@ -161,10 +169,9 @@ enum PageAssets {
             heading.append(element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" }));
             const reset = element("button", { type: "button", text: "Reset to default" });
             const field = element("div", { class: "control" }, [input]);
-            const meta = "default: " + (row.formattedDefault || JSON.stringify(row.default)) + (row.shape ? " · " + row.shape : "");
             const made = element("section", { class: "row", dataset: { key: row.key } }, [
                 heading, key, info, field,
-                element("div", { class: "meta", text: meta }),
+                element("div", { class: "meta", text: meta(row) }),
                 alert, reset,
             ]);
             input.addEventListener("change", () => save(row, input, alert));

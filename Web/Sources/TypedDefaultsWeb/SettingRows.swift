@@ -38,8 +38,10 @@ struct SettingRows {
     }
 
     /// One key's row, as a JSON object:
-    /// `{"key", "title", "info", "control", "declared", "reserved", "stored", "value", "default",
-    /// "formattedDefault", "options", "range", "shape", "type"}`.
+    /// `{"key", "title", "info", "type", "control", "declared", "reserved", "stored", "value"}`,
+    /// with `"default"` when the schema gives the default's stored form (`null` for an
+    /// optional's `nil`), `"formattedDefault"` when the schema declares the key, and
+    /// `"options"`, `"range"` and `"shape"` when the schema has them.
     func row(_ key: DefaultsStoredKey) -> String {
         let declared = schema?[key.name]
         let stored = values[key]
@@ -55,8 +57,9 @@ struct SettingRows {
         ]
         let shown = stored ?? declared?.defaultValue
         members.append(("value", shown?.json() ?? "null"))
-        members.append(("default", declared?.defaultValue?.json() ?? "null"))
-        members.append(("formattedDefault", text(declared?.formattedDefaultValue ?? "")))
+        // Left out, not null, when there is none to give: `null` is an optional's `nil`.
+        if let defaultValue = declared?.defaultValue { members.append(("default", defaultValue.json())) }
+        if let declared { members.append(("formattedDefault", text(declared.formattedDefaultValue))) }
         if let options = declared?.options {
             let listed = options.map { "{\"value\":\($0.value.json()),\"title\":\(text($0.title))}" }
             members.append(("options", "[" + listed.joined(separator: ",") + "]"))

@@ -9,12 +9,14 @@ struct ServeTestProfile: Codable, DefaultsValueConvertible, Sendable {
     var name = "Ada"
 }
 
-/// A program's settings, published as its schema: a range, options and a `Codable` value.
+/// A program's settings, published as its schema: a range, options, a `Codable` value and an
+/// optional whose default is `nil`.
 struct ServeTestSettings: SettingsCatalog {
     @Setting var fontSize: Int
     @Setting var volume: Double
     @Setting var theme: ServeTestTheme
     @Setting var profile: ServeTestProfile
+    @Setting var nickname: String?
 
     init(store: DefaultsStore) {
         _fontSize = Setting(
@@ -23,6 +25,7 @@ struct ServeTestSettings: SettingsCatalog {
         _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", range: 0...1, step: 0.1, store: store)
         _theme = Setting(wrappedValue: .system, "theme", title: "Theme", store: store)
         _profile = Setting(wrappedValue: ServeTestProfile(), "profile", title: "Profile", store: store)
+        _nickname = Setting("nickname", title: "Nickname", store: store)
     }
 }
 

@@ -288,6 +288,24 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(try store.storedValues()["TypedDefaults.other"] == nil)
     }
 
+    /// A row has a default only when the schema declares the key with one: an optional's `nil`
+    /// is `null`, a key the schema does not declare has neither a default nor a formatted one.
+    @Test(.timeLimit(.minutes(2))) func aRowsDefaultIsTheSchemas() async throws {
+        let (suite, store) = try publishedSuite()
+        try store.editStoredValues { $0["undeclared"] = .integer(7) }
+        let server = try await Server(suite: suite)
+        defer { server.stop() }
+        let listed = try await server.send("GET", "api/settings")
+        let undeclared = try #require(try Self.row(listed.body, "undeclared"), "\(listed.body)")
+        #expect(undeclared["declared"] as? Bool == false)
+        #expect(undeclared["default"] == nil && undeclared["formattedDefault"] == nil, "\(undeclared)")
+        let nickname = try #require(try Self.row(listed.body, "nickname"), "\(listed.body)")
+        #expect(nickname["declared"] as? Bool == true)
+        #expect(nickname["default"] is NSNull, "an optional's nil default is null: \(nickname)")
+        let fontSize = try #require(try Self.row(listed.body, "fontSize"))
+        #expect(fontSize["default"] as? Int == 12)
+    }
+
     /// At most 64 event streams are open at once; a stream whose client went away is let go of
     /// at the next change it is sent, and the next client is served.
     @Test(.timeLimit(.minutes(2))) func eventStreamsAreBounded() async throws {

@@ -129,7 +129,7 @@ def check_page(driver, server):
     print("rows:", ", ".join(keys))
 
     check_reserved(driver)
-    check_defaults(driver)
+    check_defaults_and_ranges(driver)
 
     # A choice: stored when the select fires change.
     Select(control(driver, "theme")).select_by_visible_text("dark")
@@ -221,14 +221,21 @@ def check_reserved(driver):
     print(f"reserved: {RESERVED} read-only, badged library; PUT and DELETE refused:", answers[0][1])
 
 
-def check_defaults(driver):
-    """A key the schema does not declare says so; a declared optional shows its default, nil."""
+def check_defaults_and_ranges(driver):
+    """A key the schema does not declare says so; a declared optional shows its default, nil;
+    a number shows its range and step beside its field."""
     meta = lambda key: row(driver, key).find_element(By.CSS_SELECTOR, ".meta").text
     if meta(MARKUP) != "not declared":
         fail(f"a key the schema does not declare says {meta(MARKUP)!r}, not 'not declared'")
     if meta("userName") != "default: nil":
         fail(f"the declared optional userName says {meta('userName')!r}, not 'default: nil'")
-    print("defaults: not declared, default: nil")
+    field = row(driver, "volume").find_element(By.CSS_SELECTOR, ".control")
+    ranges = field.find_elements(By.CSS_SELECTOR, ".range")
+    if [element.text for element in ranges] != ["0.0 to 1.0, step 0.1"]:
+        fail(f"volume's range beside its field is {[element.text for element in ranges]}, not '0.0 to 1.0, step 0.1'")
+    if row(driver, "launchCount").find_elements(By.CSS_SELECTOR, ".range"):
+        fail("launchCount, declared without a range, shows one")
+    print("defaults: not declared, default: nil; range: volume 0.0 to 1.0, step 0.1")
 
 
 def measure(driver, server):

@@ -35,6 +35,8 @@ enum PageAssets {
         .source { font-size: 0.75rem; border-radius: 0.6rem; padding: 0 0.5rem; margin-left: 0.4rem; background: #eef; }
         .source.stored { background: #dfd; }
         .source.library { background: #fed; }
+        .control { display: flex; align-items: center; gap: 0.6rem; }
+        .range { flex: none; color: #666; font-size: 0.85rem; white-space: nowrap; }
         .reserved .value { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         .control input[type=text], .control input[type=number], .control select, .control textarea { width: 100%; box-sizing: border-box; font: inherit; }
         .control textarea { font-family: ui-monospace, monospace; min-height: 4rem; }
@@ -169,6 +171,8 @@ enum PageAssets {
             heading.append(element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" }));
             const reset = element("button", { type: "button", text: "Reset to default" });
             const field = element("div", { class: "control" }, [input]);
+            // The range as a refusal names it ("0.0 to 1.0, step 0.1").
+            if (row.range) { field.append(element("span", { class: "range", text: row.range.text })); }
             const made = element("section", { class: "row", dataset: { key: row.key } }, [
                 heading, key, info, field,
                 element("div", { class: "meta", text: meta(row) }),

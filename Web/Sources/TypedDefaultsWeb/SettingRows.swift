@@ -41,7 +41,8 @@ struct SettingRows {
     /// `{"key", "title", "info", "type", "control", "declared", "reserved", "stored", "value"}`,
     /// with `"default"` when the schema gives the default's stored form (`null` for an
     /// optional's `nil`), `"formattedDefault"` when the schema declares the key, and
-    /// `"options"`, `"range"` and `"shape"` when the schema has them.
+    /// `"options"`, `"range"` (`{"min", "max", "step", "text"}`) and `"shape"` when the
+    /// schema has them.
     func row(_ key: DefaultsStoredKey) -> String {
         let declared = schema?[key.name]
         let stored = values[key]
@@ -65,8 +66,10 @@ struct SettingRows {
             members.append(("options", "[" + listed.joined(separator: ",") + "]"))
         }
         if let range = declared?.range {
-            members.append(
-                ("range", "{\"min\":\(range.min.json()),\"max\":\(range.max.json()),\"step\":\(range.step.json())}"))
+            // `text` as a refusal names the range: "8 to 72", a float's bounds "0.0 to 1.0".
+            let (min, max, step) = (range.min.json(), range.max.json(), range.step.json())
+            let described = text("\(min) to \(max), step \(step)")
+            members.append(("range", "{\"min\":\(min),\"max\":\(max),\"step\":\(step),\"text\":\(described)}"))
         }
         if let shape = declared?.jsonShape { members.append(("shape", text("\(shape)"))) }
         return "{" + members.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"

@@ -290,7 +290,8 @@ final class Locked<Value: Sendable>: Sendable {
 
     /// A row has a default only when the schema declares the key with one: an optional's `nil`
     /// is `null`, a key the schema does not declare has neither a default nor a formatted one.
-    @Test(.timeLimit(.minutes(2))) func aRowsDefaultIsTheSchemas() async throws {
+    /// A number's range comes with its step.
+    @Test(.timeLimit(.minutes(2))) func aRowsDefaultAndRangeAreTheSchemas() async throws {
         let (suite, store) = try publishedSuite()
         try store.editStoredValues { $0["undeclared"] = .integer(7) }
         let server = try await Server(suite: suite)
@@ -304,6 +305,11 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(nickname["default"] is NSNull, "an optional's nil default is null: \(nickname)")
         let fontSize = try #require(try Self.row(listed.body, "fontSize"))
         #expect(fontSize["default"] as? Int == 12)
+        let range = try #require(fontSize["range"] as? [String: Any], "\(fontSize)")
+        #expect(range["min"] as? Int == 8 && range["max"] as? Int == 72 && range["step"] as? Int == 2, "\(range)")
+        #expect(range["text"] as? String == "8 to 72, step 2", "as a refusal names it")
+        let volume = try #require(try Self.row(listed.body, "volume")?["range"] as? [String: Any])
+        #expect(volume["text"] as? String == "0.0 to 1.0, step 0.1", "\(volume)")
     }
 
     /// At most 64 event streams are open at once; a stream whose client went away is let go of

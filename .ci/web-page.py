@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""The settings page of `typed-defaults serve`, in a real headless Chromium (issue 32).
+"""The settings page of `typed-defaults serve`, in a real headless Chromium: what a user sees
+and can change, and what the page refuses.
 
 Usage: web-page.py TOOL DEMO [--screenshot PNG]
 
 TOOL is the built typed-defaults, DEMO the built settings-demo (it publishes the schema the page
 shows). Suites live in XDG_CONFIG_HOME, or in a temporary folder when it is unset. Drives Debian's chromium and
-chromium-driver through selenium: loads the page, changes a choice and sees the suite change,
-enters an out-of-range number and sees the refusal with nothing stored, writes with the tool in
-another process and sees the page update, resets a row, shows a key named like markup as text,
+chromium-driver through selenium: loads the page; shows the library's own key (the count of
+migration steps run) read-only, badged "library", with no control or reset, and sees the server
+refuse the page's own PUT and DELETE of it (403) with nothing changed; shows "not declared" for a
+key the schema does not declare and the default for a declared optional whose default is nil;
+shows a number's range and step beside its field; changes a choice and sees the suite change;
+enters an out-of-range number and sees the refusal with nothing stored; writes with the tool in
+another process and sees the page update; resets a row; shows a key named like markup as text;
 and checks that another origin cannot change anything. Then measures, from another process's
 write to the page's update (median), and GET /api/settings on a suite of 1,000 keys (requests a
 second). Exits 1 on the first failure, naming it.

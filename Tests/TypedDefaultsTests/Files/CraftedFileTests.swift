@@ -138,7 +138,7 @@ import Testing
         #expect(try Data(contentsOf: suite.plistURL) == before)
         // A refused write stays pending and is retried; taken back, nothing is left to write
         // once the suite's files are removed.
-        suite.store[huge] = nil
+        UserDefault(huge, store: suite.store).reset()
         try suite.store.flush()
     }
 }

@@ -9,8 +9,9 @@
 /// }
 /// ```
 ///
-/// The value is read at each comparison: a hash taken before the stored value changes differs
-/// from one taken after, as with any value whose contents change. Keys are compared as stored,
+/// The value is read at each comparison. The hash is the suite's and the key's alone, so that a
+/// handle in a `Set` or a dictionary's keys is still found after any handle or process writes its
+/// key; equal handles are of one suite and key, so they hash alike. Keys are compared as stored,
 /// scalar for scalar.
 extension UserDefault: Equatable where Value: Equatable {
     public static func == (first: UserDefault, second: UserDefault) -> Bool {
@@ -23,6 +24,5 @@ extension UserDefault: Hashable where Value: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(store.state))
         hasher.combine(DefaultsStoredKey(key))
-        hasher.combine(wrappedValue)
     }
 }

@@ -88,6 +88,24 @@ private struct Preferences: Hashable {
                 != UserDefault(wrappedValue: 0, "cafe\u{301}", store: first.store))
     }
 
+    /// A handle's hash is its suite's and key's: a write through another handle, or by another
+    /// program, leaves it where a `Set` or a dictionary filed it.
+    @Test func aHandleInASetIsFoundAfterItsKeyIsWritten() throws {
+        let suite = try TestSuite()
+        let handle = UserDefault(wrappedValue: 1, "count", store: suite.store)
+        var handles: Set = [handle]
+        var titles = [handle: "count"]
+        UserDefault(wrappedValue: 1, "count", store: suite.store).wrappedValue = 2
+        #expect(handles.contains(handle))
+        #expect(titles[handle] == "count")
+        suite.plant(3, forKey: "count")
+        suite.store.refresh()
+        #expect(handle.wrappedValue == 3)
+        #expect(handles.remove(handle) != nil, "found after another program's write")
+        titles[handle] = nil
+        #expect(titles.isEmpty)
+    }
+
     /// Changes made in the body run no `didSet` callbacks and no observation callbacks here;
     /// reads, the file and `@Observable` tracking see them.
     @Test func changesWithoutPropagationRunNoCallbacks() async throws {

@@ -1,5 +1,5 @@
 extension DefaultsStore {
-    /// Calls `handler` after every change of one of `keys` (`nil`: any key) in the suite.
+    /// Calls `handler` after every change of one of `keys` in the suite.
     ///
     /// ```swift
     /// let observation = store.observe(keys: ["theme", "volume"]) { change in
@@ -11,35 +11,73 @@ extension DefaultsStore {
     /// through your properties, or ``storedValue(forKey:)``. Keys no handle in this process has
     /// used are heard of too when another process adds, changes or removes them in a suite's
     /// file (on Linux); through a `UserDefaults` object, only keys this process has read or
-    /// written. With `initial: true`, each of `keys` is delivered first, as it is now (with
-    /// `nil`, each key that holds a value).
+    /// written. With `initial: true`, each of `keys` is delivered first, as it is now.
     ///
     /// Keys are matched exactly, scalar for scalar (see ``DefaultsStoredKey``): an observer of
     /// `"caf\u{E9}"` does not hear of `"cafe\u{301}"`, which a suite may hold beside it.
     ///
     /// - Parameters:
-    ///   - keys: the names of the keys to hear of, matched exactly; `nil` (the default) for every key.
+    ///   - keys: the names of the keys to hear of, matched exactly: an array, a set, any sequence.
     ///   - initial: whether each key is delivered first, as it is now; `false` unless given.
     ///   - handler: called with each change, on the suite's serial queue.
     public func observe(
-        keys: [String]? = nil, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+        keys: some Sequence<String>, initial: Bool = false,
+        _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        state.addObserver(keys: keys.map { Set($0.map { DefaultsStoredKey($0) }) }, initial: initial) { change in
-            handler(DefaultsKeyChange(key: change.key.name, origin: change.origin))
-        }
+        observeKeys(Set(keys.map { DefaultsStoredKey($0) }), initial: initial, handler)
     }
 
-    /// Every change of one of `keys` (`nil`: any key), as an asynchronous sequence.
+    /// Calls `handler` after every change of any key in the suite, as ``observe(keys:initial:_:)``
+    /// does for some; with `initial: true`, each key that holds a value is delivered first.
+    ///
+    /// ```swift
+    /// let observation = store.observe { change in print("\(change.key) changed") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - initial: whether each key that holds a value is delivered first; `false` unless given.
+    ///   - handler: called with each change, on the suite's serial queue.
+    public func observe(
+        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+    ) -> DefaultsObservation {
+        observeKeys(nil, initial: initial, handler)
+    }
+
+    /// Every change of one of `keys`, as an asynchronous sequence of what
+    /// ``observe(keys:initial:_:)`` hands its callback.
     ///
     /// ```swift
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }
     /// ```
     ///
     /// - Parameters:
-    ///   - keys: the names of the keys to hear of, matched exactly; `nil` (the default) for every key.
+    ///   - keys: the names of the keys to hear of, matched exactly: an array, a set, any sequence.
     ///   - initial: whether the sequence starts with each key as it is now; `false` unless given.
-    public func changes(keys: [String]? = nil, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
-        .observing { observe(keys: keys, initial: initial, $0) }
+    public func changes(keys: some Sequence<String>, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
+        let keys = Set(keys.map { DefaultsStoredKey($0) })
+        return .observing { observeKeys(keys, initial: initial, $0) }
+    }
+
+    /// Every change of any key in the suite, as an asynchronous sequence of what
+    /// ``observe(initial:_:)`` hands its callback.
+    ///
+    /// ```swift
+    /// for await change in store.changes() { print(change.key) }
+    /// ```
+    ///
+    /// - Parameter initial: whether the sequence starts with each key that holds a value; `false`
+    ///   unless given.
+    public func changes(initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
+        .observing { observeKeys(nil, initial: initial, $0) }
+    }
+
+    /// Observes `keys`, or every key when `nil`.
+    func observeKeys(
+        _ keys: Set<DefaultsStoredKey>?, initial: Bool, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
+    ) -> DefaultsObservation {
+        state.addObserver(keys: keys, initial: initial) { change in
+            handler(DefaultsKeyChange(key: change.key.name, origin: change.origin))
+        }
     }
 
     /// Calls `handler` with the old and new value after every change of a typed key in this
@@ -109,9 +147,9 @@ extension DefaultsStore {
         _ first: DefaultsKey<First>, _ second: DefaultsKey<Second>, _ rest: repeat DefaultsKey<each Rest>,
         initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        var names = [first.name, second.name]
-        for key in repeat each rest { names.append(key.name) }
-        return observe(keys: names, initial: initial, handler)
+        var keys: Set = [DefaultsStoredKey(first.name), DefaultsStoredKey(second.name)]
+        for key in repeat each rest { keys.insert(DefaultsStoredKey(key.name)) }
+        return observeKeys(keys, initial: initial, handler)
     }
 
     /// Every change of any of several typed keys, as an asynchronous sequence.

@@ -25,7 +25,7 @@ struct Watch: ParsableCommand {
         let schema = try Suites.schema(of: store)
         // A suite that cannot be read is reported, and left as it is.
         _ = try Suites.values(of: store)
-        let observation = store.observe(keys: keys.isEmpty ? nil : keys) { change in
+        let show: @Sendable (DefaultsKeyChange) -> Void = { change in
             if let value = store.storedValue(forKey: change.key) {
                 let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
                 Output.line("\(change.key): \(ValueDisplay.line(shown))")
@@ -35,6 +35,7 @@ struct Watch: ParsableCommand {
                 Output.line("\(change.key): (removed)")
             }
         }
+        let observation = keys.isEmpty ? store.observe(show) : store.observe(keys: keys, show)
         Output.error("Watching \(suite); Ctrl-C stops.")
         withExtendedLifetime(observation) { dispatchMain() }
     }

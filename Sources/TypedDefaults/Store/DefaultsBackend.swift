@@ -112,15 +112,43 @@ public protocol DefaultsBackend: Sendable {
     ///   - value: the value being written.
     ///   - key: the key it is written under.
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
+
+    /// The check of earlier versions, with the key as a `String`. A backend that implements only
+    /// this one still has it called: the default of the check above calls it.
+    @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
+    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
 }
 
 extension DefaultsBackend {
-    /// Accepts every value.
+    /// Accepts every value, unless the backend implements the check of earlier versions, with the
+    /// key as a `String`: then that one decides.
     ///
     /// - Parameters:
     ///   - value: the value being written.
     ///   - key: the key it is written under.
-    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
+    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
+        try (StringKeyCheck(backend: self) as any StringKeyChecking).check(value, forKey: key.name)
+    }
+
+    /// Accepts every value.
+    @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
+    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {}
+}
+
+/// Reaches a backend's check of earlier versions from the current one's default without a
+/// deprecation warning in the library: the call is made by a deprecated witness of a requirement
+/// that is not deprecated.
+private protocol StringKeyChecking {
+    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
+}
+
+private struct StringKeyCheck<Backend: DefaultsBackend>: StringKeyChecking {
+    let backend: Backend
+
+    @available(*, deprecated)
+    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+        try backend.check(value, forKey: key)
+    }
 }
 
 extension DefaultsBackend {

@@ -52,12 +52,18 @@ final class CommitLock: @unchecked Sendable {
         let start = ContinuousClock.now
         let longest = PlistFile.Wait.flushUnderwayAtExit
         var awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
+        // When the awaited flush ended: its thread gives the lock back a moment later, and the
+        // exit waits `limit` more for that, however long the flush took.
+        var awaitedEnded: ContinuousClock.Instant?
         let end = start + .seconds(longest)
         while !mutex.lock(before: min(.now + .milliseconds(50), end)) {
             if forUnderwayFlush, awaited == nil { awaited = state.withLock { $0.underway } }
-            let waited = (ContinuousClock.now - start).timeInterval
+            let now = ContinuousClock.now
+            let waited = (now - start).timeInterval
             let stillUnderway = awaited != nil && state.withLock { $0.underway } == awaited
-            guard waited < limit || stillUnderway, ContinuousClock.now < end else {
+            if awaited != nil, !stillUnderway, awaitedEnded == nil { awaitedEnded = now }
+            let givingBack = awaitedEnded.map { now - $0 < .seconds(limit) } ?? false
+            guard waited < limit || stillUnderway || givingBack, now < end else {
                 throw .writeFailed(path: location, underlying: FlushTimeout(seconds: waited.rounded()))
             }
         }

@@ -33,6 +33,19 @@ import Testing
         lock.unlock()
     }
 
+    /// The awaited flush has ended but its thread has not yet given the lock back (it is slow to
+    /// be scheduled on a loaded machine): the exit waits its bound again for that, rather than
+    /// giving up with the flush's changes committed and the exit's own not.
+    @Test func theExitWaitsForTheLockAFinishedFlushIsGivingBack() throws {
+        let lock = CommitLock(location: "test")
+        hold(lock) {
+            try? lock.flushing { Thread.sleep(forTimeInterval: 1.5) }
+            Thread.sleep(forTimeInterval: 0.3)  // the flush has ended; the lock is still held
+        }
+        #expect(throws: Never.self) { try lock.lockBeforeExit(waitingAtMost: 1, forUnderwayFlush: true) }
+        lock.unlock()
+    }
+
     /// Anything else holding the lock (an update's body) is waited for the exit's bound only.
     @Test func theExitWaitsItsBoundForAnythingElse() throws {
         let lock = CommitLock(location: "test")

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Checks what `swift package diagnose-api-breaking-changes` found against CHANGELOG.md.
+
+    check-api.py --log LOG --modules M… --changelog CHANGELOG.md
+        Fails unless the log has a verdict for each module, and each break it reports is listed
+        in the changelog's Unreleased section: the declaration, as `Type.member(labels:)` or
+        `member(labels:)`, in backticks.
+    check-api.py --baseline FOLDER
+        Fails unless each recorded module's API is there and names declarations (an empty
+        baseline would let every break through).
+    check-api.py --self-test
+        Checks the two checks above on made-up input, a planted unlisted break among it.
+"""
+
+import json
+import pathlib
+import re
+import sys
+import tempfile
+
+BREAK = re.compile(r"API breakage: (?:[a-z]+ )+?((?:[A-Za-z_][\w]*\.)*[A-Za-z_`][^ ]*?)(?: has | is |$)")
+MODULES = ["TypedDefaults", "TypedDefaultsTestSupport", "TypedDefaultsPostgres", "TypedDefaultsConfiguration",
+           "TypedDefaultsWeb"]
+
+
+def unreleased(changelog):
+    text = pathlib.Path(changelog).read_text()
+    start = text.index("## [Unreleased]")
+    end = text.find("\n## [", start + 1)
+    return text[start : end if end > 0 else len(text)]
+
+
+def unlisted_breaks(log, modules, changelog):
+    """The problems: a module with no verdict, and each break the changelog does not list."""
+    problems = []
+    for module in modules:
+        if not re.search(rf"(No breaking changes|\d+ breaking changes?) detected in {module}\b", log):
+            problems.append(f"{module}: no verdict (did it build?)")
+    listed = unreleased(changelog)
+    for line in log.split("\n"):
+        if "API breakage:" not in line:
+            continue
+        match = BREAK.search(line)
+        name = match.group(1) if match else None
+        # The member alone, as a changelog names it beside its type: `observe(keys:initial:_:)`.
+        member = re.sub(r"^(?:\w+\.)+", "", name.split("(")[0]) + name[len(name.split("(")[0]) :] if name else None
+        if not name or (name not in listed and member not in listed):
+            problems.append(f"a break CHANGELOG.md does not list: {line.strip()}")
+    return problems
+
+
+def baseline_problems(folder):
+    problems = []
+    files = list(pathlib.Path(folder).glob("*.json"))
+    for module in MODULES:
+        path = pathlib.Path(folder) / f"{module}.json"
+        if not path.exists():
+            problems.append(f"no recorded API of {module} in {folder}")
+            continue
+        names = json.loads(path.read_text()).get("children", [])
+        if len(names) < 3:
+            problems.append(f"the recorded API of {module} names {len(names)} declarations: it was not dumped")
+    if not files:
+        problems.append(f"{folder} holds no recorded API")
+    return problems
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as folder:
+        changelog = pathlib.Path(folder) / "CHANGELOG.md"
+        changelog.write_text(
+            "# Changelog\n\n## [Unreleased]\n\n### Changed\n\n- `DefaultsStore.observe(keys:initial:_:)` takes any"
+            " sequence.\n\n## [0.9.0]\n\n- `Removed.old()` went.\n"
+        )
+        log = (
+            "2 breaking changes detected in TypedDefaults:\n"
+            "  💔 API breakage: func DefaultsStore.observe(keys:initial:_:) has removed default argument from parameter 0\n"
+            "  💔 API breakage: func Removed.old() has been removed\n"
+        )
+        problems = unlisted_breaks(log, ["TypedDefaults"], changelog)
+        assert len(problems) == 1 and "Removed.old()" in problems[0], problems
+        assert unlisted_breaks("No breaking changes detected in TypedDefaults\n", ["TypedDefaults"], changelog) == []
+        assert unlisted_breaks("error: build failed\n", ["TypedDefaults"], changelog) != []
+        (pathlib.Path(folder) / "TypedDefaults.json").write_text('{"kind": "Root", "children": []}')
+        assert any("not dumped" in p for p in baseline_problems(folder))
+    print("check-api: the checks find a planted unlisted break, a missing verdict and an empty baseline")
+
+
+def main(arguments):
+    if arguments[:1] == ["--self-test"]:
+        self_test()
+        return
+    if arguments[:1] == ["--baseline"]:
+        problems = baseline_problems(arguments[1])
+    else:
+        log = pathlib.Path(arguments[arguments.index("--log") + 1]).read_text()
+        modules = arguments[arguments.index("--modules") + 1 : arguments.index("--changelog")]
+        problems = unlisted_breaks(log, modules, arguments[arguments.index("--changelog") + 1])
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

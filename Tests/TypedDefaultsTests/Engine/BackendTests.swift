@@ -335,7 +335,9 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             }
             func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
             func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-                if key.hasPrefix("secret") { throw .encodingFailed(key: key, underlying: CocoaError(.fileWriteNoPermission)) }
+                if key.hasPrefix("secret") {
+                    throw .encodingFailed(key: key, underlying: CocoaError(.fileWriteNoPermission))
+                }
             }
         }
         let backend = EarlierBackend()

@@ -27,8 +27,9 @@ extension DefaultsStore {
         observeKeys(Set(keys.map { DefaultsStoredKey($0) }), initial: initial, handler)
     }
 
-    /// Calls `handler` after every change of any key in the suite, as ``observe(keys:initial:_:)``
-    /// does for some; with `initial: true`, each key that holds a value is delivered first.
+    /// Calls `handler` after every change of any key in the suite, as
+    /// ``observe(keys:initial:_:)-(Sequence<String>,_,_)`` does for some; with `initial: true`,
+    /// each key that holds a value is delivered first.
     ///
     /// ```swift
     /// let observation = store.observe { change in print("\(change.key) changed") }
@@ -44,7 +45,7 @@ extension DefaultsStore {
     }
 
     /// Every change of one of `keys`, as an asynchronous sequence of what
-    /// ``observe(keys:initial:_:)`` hands its callback.
+    /// ``observe(keys:initial:_:)-(Sequence<String>,_,_)`` hands its callback.
     ///
     /// ```swift
     /// for await change in store.changes(keys: ["theme"]) { print(change.key) }

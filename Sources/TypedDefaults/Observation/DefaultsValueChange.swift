@@ -19,7 +19,8 @@ public struct DefaultsValueChange<Value: Sendable>: Sendable {
     public let origin: DefaultsChangeOrigin
 }
 
-/// A change of some key in a store, as delivered to ``DefaultsStore/observe(keys:initial:_:)``.
+/// A change of some key in a store, as delivered to
+/// ``DefaultsStore/observe(keys:initial:_:)-(Sequence<String>,_,_)``.
 ///
 /// ```swift
 /// let observation = store.observe(keys: ["theme", "volume"]) { change in

@@ -57,7 +57,8 @@ def baseline_problems(folder):
         if not path.exists():
             problems.append(f"no recorded API of {module} in {folder}")
             continue
-        names = json.loads(path.read_text()).get("children", [])
+        dump = json.loads(path.read_text())
+        names = dump.get("ABIRoot", dump).get("children", [])
         if len(names) < 3:
             problems.append(f"the recorded API of {module} names {len(names)} declarations: it was not dumped")
     if not files:
@@ -81,7 +82,7 @@ def self_test():
         assert len(problems) == 1 and "Removed.old()" in problems[0], problems
         assert unlisted_breaks("No breaking changes detected in TypedDefaults\n", ["TypedDefaults"], changelog) == []
         assert unlisted_breaks("error: build failed\n", ["TypedDefaults"], changelog) != []
-        (pathlib.Path(folder) / "TypedDefaults.json").write_text('{"kind": "Root", "children": []}')
+        (pathlib.Path(folder) / "TypedDefaults.json").write_text('{"ABIRoot": {"kind": "Root", "children": []}}')
         assert any("not dumped" in p for p in baseline_problems(folder))
     print("check-api: the checks find a planted unlisted break, a missing verdict and an empty baseline")
 

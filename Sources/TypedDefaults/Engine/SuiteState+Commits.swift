@@ -203,10 +203,15 @@ extension SuiteState {
         lock.withLock { pending.takeAll() }
     }
 
-    /// Forgets what the backend held under keys now committed, unless written again since.
+    /// Forgets what the backend held under keys now committed. A key written again while the
+    /// commit ran keeps a base, now what the commit stored: the backend holds this process's own
+    /// write, which an explicit refresh must not take for a later one of another process's (it
+    /// would drop the newer write, never committed, and show the older).
     func forgetBases(of changes: [DefaultsStoredKey: PropertyList?]) {
-        for key in changes.keys {
-            if let slot = slots[key], !slot.isPending { slot.pendingBase = nil }
+        for (key, change) in changes {
+            guard let slot = slots[key] else { continue }
+            let writtenAgain = slot.isPending && backend.commitsOnSchedule
+            slot.pendingBase = writtenAgain ? .some(stored.map { $0[key] } ?? change) : nil
         }
     }
 

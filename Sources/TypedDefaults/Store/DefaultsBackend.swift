@@ -114,8 +114,10 @@ public protocol DefaultsBackend: Sendable {
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 
     /// The check of earlier versions, with the key as a `String`. A backend that implements only
-    /// this one still has it called: the default of the check above calls it.
+    /// this one still has it called: the default of the check above calls it. Calling it runs
+    /// the check above.
     @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
+    @_disfavoredOverload
     func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
 }
 
@@ -127,12 +129,28 @@ extension DefaultsBackend {
     ///   - value: the value being written.
     ///   - key: the key it is written under.
     public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
-        try (StringKeyCheck(backend: self) as any StringKeyChecking).check(value, forKey: key.name)
+        let checked = CheckBridge.$isBridging.withValue(true) {
+            Result { () throws(DefaultsError) in
+                try (StringKeyCheck(backend: self) as any StringKeyChecking).check(value, forKey: key.name)
+            }
+        }
+        try checked.get()
     }
 
-    /// Accepts every value.
+    /// Runs the check with a ``DefaultsStoredKey``, for code written for earlier versions that
+    /// calls this one; accepts the value when called from that check's own default.
     @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
-    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {}
+    @_disfavoredOverload
+    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
+        // A backend that implements neither check would otherwise call one from the other for ever.
+        guard !CheckBridge.isBridging else { return }
+        try check(value, forKey: DefaultsStoredKey(key))
+    }
+}
+
+/// Between the two checks of ``DefaultsBackend``, each of which calls the other by default.
+enum CheckBridge {
+    @TaskLocal static var isBridging = false
 }
 
 /// Reaches a backend's check of earlier versions from the current one's default without a

@@ -178,7 +178,9 @@ struct PostgresBackendTests {
         // The limit is the backend's to set.
         let small = try PostgresBackend(
             configuration: try #require(TestServer.configuration), suite: suite, maximumValueBytes: 10)
-        #expect(throws: DefaultsError.self) { try small.check(.string("more than ten"), forKey: "a") }
+        #expect(throws: DefaultsError.self) {
+            try small.check(.string("more than ten"), forKey: DefaultsStoredKey("a"))
+        }
         // Up to what PostgreSQL takes: a larger value would fail every commit.
         let huge = try PostgresBackend(
             configuration: try #require(TestServer.configuration), suite: suite, maximumValueBytes: .max)

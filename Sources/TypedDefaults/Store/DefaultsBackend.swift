@@ -114,10 +114,9 @@ public protocol DefaultsBackend: Sendable {
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 
     /// The check of earlier versions, with the key as a `String`. A backend that implements only
-    /// this one still has it called: the default of the check above calls it. Calling it runs
-    /// the check above.
+    /// this one still has it called: the default of the check above calls it. Calling it (a
+    /// string literal key picks it) runs the check above, with a deprecation warning.
     @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
-    @_disfavoredOverload
     func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
 }
 
@@ -140,7 +139,6 @@ extension DefaultsBackend {
     /// Runs the check with a ``DefaultsStoredKey``, for code written for earlier versions that
     /// calls this one; accepts the value when called from that check's own default.
     @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
-    @_disfavoredOverload
     public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
         // A backend that implements neither check would otherwise call one from the other for ever.
         guard !CheckBridge.isBridging else { return }

@@ -25,14 +25,15 @@ final class CommitLock: @unchecked Sendable {
         self.location = location
     }
 
-    /// Takes the lock, waiting at most `limit` for another thread's commit (on the monotonic
-    /// clock: see ``TimedLock``).
+    /// Takes the lock, waiting while each commit of another thread ahead of this one takes less
+    /// than `limit` (on the monotonic clock: see ``TimedLock``). Commits take turns in the order
+    /// they asked, so a line of many short commits is waited out, and one stuck commit is not.
     ///
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``: ``CommitOnCommittingThread``
-    ///   when this thread holds it, ``FlushTimeout`` when another did past `limit`.
+    ///   when this thread holds it, ``FlushTimeout`` when another held it past `limit`.
     func lock(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
         try refuseOwnThread()
-        guard mutex.lock(before: .after(limit)) else {
+        guard mutex.lock(.eachHolder(.seconds(limit))) else {
             throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
         }
         state.withLock { $0.holder = pthread_self() }

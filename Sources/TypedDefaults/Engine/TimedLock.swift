@@ -1,27 +1,40 @@
 import Dispatch
 import Foundation
 
-/// A lock whose waits end at a deadline on the monotonic clock, handed to its waiters in the
-/// order they came.
+/// A lock whose waits end on the monotonic clock, handed to its waiters in the order they came.
 ///
 /// Not `NSLock.lock(before:)`: on Linux it waits on a futex with a wall-clock deadline, which a
 /// clock stepped back lengthens by the step. Not a loop of tries either: under contention (two
 /// hundred threads updating one suite) a thread that sleeps between tries can lose every turn to
 /// others and give up. A waiter here sleeps on a semaphore of its own, without a timeout; the
 /// holder hands the lock to the first waiter as it unlocks, and a timer of libdispatch's (on the
-/// monotonic clock) takes a waiter whose deadline passed out of the line and wakes it.
+/// monotonic clock) takes a waiter whose time is up out of the line and wakes it.
 @_spi(TypedDefaultsPackages)
 public final class TimedLock: @unchecked Sendable {
-    // @unchecked Sendable is sound: `isHeld` and `waiters` are only touched under `state`, and a
-    // waiter's `granted` is written under `state` before its semaphore is signalled, and read
-    // after its wait ends.
+    // @unchecked Sendable is sound: `isHeld`, `handedOver` and `waiters` are only touched under
+    // `state`, and a waiter's `granted` is written under `state` before its semaphore is
+    // signalled, and read under `state` after its wait ends.
     private let state = NSLock()
     private var isHeld = false
+    /// When the holder took the lock.
+    private var handedOver = ContinuousClock.now
     private var waiters: [Waiter] = []
+
+    /// How long a waiter waits.
+    public enum Limit: Sendable {
+        /// Until an instant.
+        case deadline(ContinuousClock.Instant)
+        /// While each holder ahead of it holds the lock for less than this: a line of holders
+        /// that each hold it briefly is waited out, one that holds it too long is not.
+        case eachHolder(Duration)
+    }
 
     private final class Waiter: @unchecked Sendable {  // `granted` as TimedLock says
         let wakeUp = DispatchSemaphore(value: 0)
+        let limit: Limit
         var granted = false
+
+        init(limit: Limit) { self.limit = limit }
     }
 
     /// Fires the timeouts: a serial queue, which libdispatch always gives a thread of its own
@@ -30,38 +43,31 @@ public final class TimedLock: @unchecked Sendable {
 
     public init() {}
 
-    /// Takes the lock, waiting for it until `deadline`; returns whether it was taken.
-    public func lock(before deadline: ContinuousClock.Instant) -> Bool {
+    /// Takes the lock, waiting for it no longer than `limit` says; returns whether it was taken.
+    public func lock(_ limit: Limit) -> Bool {
         state.lock()
         if !isHeld {
             isHeld = true
+            handedOver = .now
             state.unlock()
             return true
         }
-        let remaining = deadline - .now
-        guard remaining > .zero else {
+        let due = dueTime(limit)
+        guard due > .now else {
             state.unlock()
             return false
         }
-        let waiter = Waiter()
+        let waiter = Waiter(limit: limit)
         waiters.append(waiter)
         state.unlock()
-        let (seconds, attoseconds) = remaining.components
-        let nanoseconds = Int(min(seconds, 100 * 365 * 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        Self.timeouts.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            self?.giveUp(waiter)
-        }
+        wake(waiter, at: due)
         waiter.wakeUp.wait()
         return state.withLock { waiter.granted }
     }
 
-    /// Takes the lock if no one holds it.
-    public func tryLock() -> Bool {
-        state.withLock {
-            guard !isHeld else { return false }
-            isHeld = true
-            return true
-        }
+    /// Takes the lock, waiting for it until `deadline`; returns whether it was taken.
+    public func lock(before deadline: ContinuousClock.Instant) -> Bool {
+        lock(.deadline(deadline))
     }
 
     /// Hands the lock to the first waiter, or leaves it free.
@@ -74,15 +80,40 @@ public final class TimedLock: @unchecked Sendable {
         }
         let next = waiters.removeFirst()
         next.granted = true
+        handedOver = .now
         state.unlock()
         next.wakeUp.signal()
     }
 
-    /// Wakes `waiter` without the lock, if it is still waiting for it.
-    private func giveUp(_ waiter: Waiter) {
+    /// When a waiter with `limit` gives up, as things stand. Call under `state`.
+    private func dueTime(_ limit: Limit) -> ContinuousClock.Instant {
+        switch limit {
+        case .deadline(let deadline): deadline
+        case .eachHolder(let longest): handedOver + longest
+        }
+    }
+
+    /// Sees at `due` whether `waiter`'s time is up (the lock may have changed hands since).
+    private func wake(_ waiter: Waiter, at due: ContinuousClock.Instant) {
+        let (seconds, attoseconds) = (due - .now).components
+        let nanoseconds = max(
+            0, Int(min(seconds, 100 * 365 * 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        Self.timeouts.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.timeOut(waiter)
+        }
+    }
+
+    /// Wakes `waiter` without the lock if it still waits and its time is up.
+    private func timeOut(_ waiter: Waiter) {
         state.lock()
         guard let index = waiters.firstIndex(where: { $0 === waiter }) else {
             state.unlock()
+            return
+        }
+        let due = dueTime(waiter.limit)
+        if due > .now {
+            state.unlock()
+            wake(waiter, at: due)
             return
         }
         waiters.remove(at: index)

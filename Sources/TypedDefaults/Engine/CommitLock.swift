@@ -31,9 +31,12 @@ final class CommitLock: @unchecked Sendable {
     ///
     /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``: ``CommitOnCommittingThread``
     ///   when this thread holds it, ``FlushTimeout`` when another held it past `limit`.
-    func lock(waitingAtMost limit: TimeInterval) throws(DefaultsError) {
+    /// With `inAll`, an update's or edit's wait: at most `limit` in all, however short each commit
+    /// ahead, so that a user's update gives up on a suite that cannot be written for `limit` (a
+    /// backend retrying through an outage) rather than waiting the outage out.
+    func lock(waitingAtMost limit: TimeInterval, inAll: Bool = false) throws(DefaultsError) {
         try refuseOwnThread()
-        guard mutex.lock(.eachHolder(.seconds(limit))) else {
+        guard mutex.lock(inAll ? .deadline(.after(limit)) : .eachHolder(.seconds(limit))) else {
             throw .writeFailed(path: location, underlying: FlushTimeout(seconds: limit))
         }
         state.withLock { $0.holder = pthread_self() }

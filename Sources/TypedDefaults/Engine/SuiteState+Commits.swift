@@ -19,7 +19,7 @@ extension SuiteState {
         let limit = PlistFile.Wait.lock
         ensureLoaded()
         do {
-            try commits.lock(waitingAtMost: limit)
+            try commits.lock(waitingAtMost: limit, inAll: true)
         } catch {
             after.report(Self.updateFailure(error, key: slot.key.name))
             return
@@ -79,7 +79,7 @@ extension SuiteState {
         var after = AfterUnlock()
         defer { after.run() }
         let limit = PlistFile.Wait.lock
-        try commits.lock(waitingAtMost: limit)
+        try commits.lock(waitingAtMost: limit, inAll: true)
         defer { commits.unlock() }
         let changes = committingPending ? takePending() : [:]
         var edited: [DefaultsStoredKey: PropertyList?] = [:]

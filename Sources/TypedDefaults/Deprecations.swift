@@ -10,7 +10,7 @@ extension DefaultsStore {
     public func observe(
         keys: [String]?, initial: Bool = false, _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        observeKeys(keys.map { Set($0.map { DefaultsStoredKey($0) }) }, initial: initial, handler)
+        observeKeys(keys.map(Self.storedKeys), initial: initial, handler)
     }
 
     /// Every change of one of `keys`, or of any key when `keys` is `nil`.
@@ -19,7 +19,7 @@ extension DefaultsStore {
         message: "pass the keys as any sequence to changes(keys:initial:), or call changes(initial:) for every key"
     )
     public func changes(keys: [String]?, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
-        let keys = keys.map { Set($0.map { DefaultsStoredKey($0) }) }
+        let keys = keys.map(Self.storedKeys)
         return .observing { observeKeys(keys, initial: initial, $0) }
     }
 }

@@ -24,7 +24,7 @@ extension DefaultsStore {
         keys: some Sequence<String>, initial: Bool = false,
         _ handler: @escaping @Sendable (DefaultsKeyChange) -> Void
     ) -> DefaultsObservation {
-        observeKeys(Set(keys.map { DefaultsStoredKey($0) }), initial: initial, handler)
+        observeKeys(Self.storedKeys(keys), initial: initial, handler)
     }
 
     /// Calls `handler` after every change of any key in the suite, as
@@ -55,7 +55,7 @@ extension DefaultsStore {
     ///   - keys: the names of the keys to hear of, matched exactly: an array, a set, any sequence.
     ///   - initial: whether the sequence starts with each key as it is now; `false` unless given.
     public func changes(keys: some Sequence<String>, initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
-        let keys = Set(keys.map { DefaultsStoredKey($0) })
+        let keys = Self.storedKeys(keys)
         return .observing { observeKeys(keys, initial: initial, $0) }
     }
 
@@ -70,6 +70,11 @@ extension DefaultsStore {
     ///   unless given.
     public func changes(initial: Bool = false) -> AsyncStream<DefaultsKeyChange> {
         .observing { observeKeys(nil, initial: initial, $0) }
+    }
+
+    /// The keys named `names`, each matched exactly.
+    static func storedKeys(_ names: some Sequence<String>) -> Set<DefaultsStoredKey> {
+        Set(names.map { DefaultsStoredKey($0) })
     }
 
     /// Observes `keys`, or every key when `nil`.

@@ -12,7 +12,7 @@ import TypedDefaults
 
     /// A nested update, an immediate write, a flush and the first read of an `initialValue:`
     /// key, all inside an update's body, join its commit and are on disk when it returns.
-    @Test(.timeLimit(.minutes(1))) func insideAnUpdateEverythingJoinsItsCommit() throws {
+    @Test(.hangGuard) func insideAnUpdateEverythingJoinsItsCommit() throws {
         let suite = try TestSuite()
         let store = suite.store
         let a = UserDefault(wrappedValue: 0, "a", store: store)
@@ -43,7 +43,7 @@ import TypedDefaults
         #expect(try contents(of: suite)["a"] as? Int == 2)
     }
 
-    @Test(.timeLimit(.minutes(1))) func nestedUpdatesInMemory() {
+    @Test(.hangGuard) func nestedUpdatesInMemory() {
         let store = DefaultsStore.inMemory()
         let a = UserDefault(wrappedValue: 0, "a", store: store)
         let b = UserDefault(wrappedValue: 0, "b", store: store)
@@ -60,7 +60,7 @@ import TypedDefaults
 
     /// `exit()` from inside an update's body ends the process; what was written before the
     /// update, and what nested updates wrote, are on disk.
-    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    @Test(.tags(.childProcess), .startsProcesses, .hangGuard)
     func exitInsideAnUpdateEndsTheProcessAndKeepsTheWrites() async throws {
         let suite = try TestSuite()
         let run = try await Probe.run("exitInsideUpdate", suite.name)
@@ -73,7 +73,7 @@ import TypedDefaults
 
     /// A callback that clamps its own key: the clamping write is applied and observed, and
     /// does not call the callback again.
-    @Test(.timeLimit(.minutes(1))) func aDidSetThatWritesItsOwnKeyRunsOnce() async throws {
+    @Test(.hangGuard) func aDidSetThatWritesItsOwnKeyRunsOnce() async throws {
         let store = DefaultsStore.inMemory()
         let calls = Counter()
         let observed = Counter()
@@ -94,7 +94,7 @@ import TypedDefaults
     }
 
     /// Two callbacks that write each other's key end after one round each.
-    @Test(.timeLimit(.minutes(1))) func callbacksThatWriteEachOthersKeysEnd() {
+    @Test(.hangGuard) func callbacksThatWriteEachOthersKeysEnd() {
         let store = DefaultsStore.inMemory()
         let calls = Counter()
         let ping = UserDefault(wrappedValue: 0, "ping", store: store).didSet { new, _ in

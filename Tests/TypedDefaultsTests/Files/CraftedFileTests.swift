@@ -9,7 +9,7 @@ import Testing
     /// Python's `plistlib` writes a list that holds the same list twice once, and refers to it
     /// twice: 40 levels of `n = [n, n]` are 2^40 elements in a few hundred bytes. Before, every
     /// program that opened the suite ran for ever while its memory grew.
-    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    @Test(.tags(.childProcess), .startsProcesses, .hangGuard)
     func sharedObjectsThatExpandWithoutEndAreSetAside() async throws {
         let suite = try TestSuite()
         let script = #"""
@@ -22,8 +22,10 @@ import Testing
         _ = try await Python.run(script, suite.plistURL.path)
         let bomb = try Data(contentsOf: suite.plistURL)
         #expect(bomb.count < 400)
-        // Another process opens the suite, reads a key and writes one.
-        let touched = try await Probe.run("touch", suite.name)
+        // Another process opens the suite, reads a key and writes one; a reader that expands
+        // the file runs for ever, and is killed after a minute.
+        let touched = try await Probe.run(["touch", suite.name], killAfter: 60)
+        #expect(!touched.timedOut)
         #expect(touched.status == 0, "\(touched.errors)")
         #expect(touched.output.contains("value default"))
         #expect(touched.errors.contains("elements"), "\(touched.errors)")
@@ -39,7 +41,7 @@ import Testing
 
     /// The same file met by this process: a read gives the default and the error is reported
     /// once, however often the suite is read.
-    @Test(.timeLimit(.minutes(1))) func aBombIsReportedOnceAndReadsGiveDefaults() async throws {
+    @Test(.hangGuard) func aBombIsReportedOnceAndReadsGiveDefaults() async throws {
         let suite = try TestSuite()
         try PropertyListReaderTests.suiteBomb(levels: 40).write(to: suite.plistURL)
         let (values, reports) = ReportedErrors.during {
@@ -57,7 +59,7 @@ import Testing
     /// `plistlib` writes a string once however many arrays hold it: 8,000 references to one
     /// string of 8 KB are a 35 KB file. A write of another key rewrote it with 8,000 copies,
     /// 66 MB; equal strings and data are written once now, as the file had them.
-    @Test(.tags(.childProcess), .startsProcesses, .timeLimit(.minutes(1)))
+    @Test(.tags(.childProcess), .startsProcesses, .hangGuard)
     func aFileSharingOneValueManyTimesIsWrittenBackAsSmall() async throws {
         let suite = try TestSuite()
         let script = #"""

@@ -18,3 +18,11 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: isFastLoop, "starts other processes: left out of the fast loop")
     }
 }
+
+extension Trait where Self == TimeLimitTrait {
+    /// Ends a test that hangs (a deadlock, a reader that never returns) rather than the whole
+    /// run. Generous on purpose: a test that awaits shares two cooperative threads with tests
+    /// that block, and under ThreadSanitizer it can wait minutes for one. It is a guard against
+    /// a hang, never a measure of speed.
+    static var hangGuard: Self { .timeLimit(.minutes(5)) }
+}

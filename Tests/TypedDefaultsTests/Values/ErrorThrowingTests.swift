@@ -113,7 +113,7 @@ import TypedDefaults
     }
 
     // Problems met under the store's locks are reported after they are released.
-    @Test(.timeLimit(.minutes(1))) func aHandlerThatUsesTheSameSuiteDoesNotDeadlock() throws {
+    @Test(.hangGuard) func aHandlerThatUsesTheSameSuiteDoesNotDeadlock() throws {
         let suite = try TestSuite()
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)

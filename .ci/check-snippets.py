@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compiles every Swift snippet of the README and the DocC catalog, so none can rot.
 
-Usage: check-snippets.py REPO_ROOT WORK_FOLDER
+Usage: check-snippets.py REPO_ROOT WORK_FOLDER [BUILD_FOLDER]
 
 Each ```swift block becomes a module of its own in a generated package that depends on the
 library by path: declarations (types, extensions, imports) stay at file scope, and statements,
@@ -112,6 +112,8 @@ def swift_file(context, code):
 
 def main():
     root, work = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
+    # A build folder shared with the nested packages' builds, or the package's own.
+    build = pathlib.Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else work / ".build"
     documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/*.md"))
     targets, manifests, runs = [], [], []
     for document in documents:
@@ -183,7 +185,9 @@ def main():
         if result.returncode != 0:
             failures.append(f"{where}: the manifest does not evaluate\n{result.stderr}")
 
-    result = subprocess.run(["swift", "build", "--package-path", str(work)], capture_output=True, text=True)
+    result = subprocess.run(
+        ["swift", "build", "--package-path", str(work), "--scratch-path", str(build)], capture_output=True, text=True
+    )
     for name, where, *_ in targets:
         errors = [line for line in result.stdout.split("\n") if f"/{name}/" in line and "error:" in line]
         if errors:
@@ -191,7 +195,7 @@ def main():
     if result.returncode != 0 and not failures:
         failures.append("the snippets package did not build:\n" + result.stdout[-4000:] + result.stderr[-4000:])
     if not failures:
-        failures += run_programs(work, runs)
+        failures += run_programs(build, runs)
 
     if failures:
         print("\n\n".join(failures), file=sys.stderr)
@@ -202,11 +206,11 @@ def main():
     )
 
 
-def run_programs(work, runs):
+def run_programs(build, runs):
     """Runs each program that claims output; returns a failure for each run that printed otherwise."""
     failures = []
     for name, where, expected in runs:
-        executable = work / ".build" / "debug" / name
+        executable = build / "debug" / name
         problem = None
         for attempt in range(1, RUNS // len(expected) + 1):
             with tempfile.TemporaryDirectory() as folder:

@@ -7,6 +7,11 @@ protocol BenchmarkFixture: Sendable {
     func remove() throws
 }
 
+/// Whether this run only checks that every benchmark still runs, as CI does
+/// (`TYPEDDEFAULTS_BENCHMARK_SMOKE=1`): each takes a few samples, not a second of them, and its
+/// timings mean nothing.
+let isSmokeRun = ProcessInfo.processInfo.environment["TYPEDDEFAULTS_BENCHMARK_SMOKE"] == "1"
+
 /// Registers a benchmark that runs `body` on the fixture `setup` made, and removes the fixture
 /// after the last run.
 func registerBenchmark<Fixture: BenchmarkFixture>(
@@ -14,6 +19,12 @@ func registerBenchmark<Fixture: BenchmarkFixture>(
     setup: @escaping @Sendable () throws -> Fixture, body: @escaping @Sendable (Benchmark, Fixture) -> Void
 ) {
     let made = Made<Fixture>()
+    var configuration = configuration
+    if isSmokeRun {
+        configuration.warmupIterations = 0
+        configuration.maxDuration = .milliseconds(20)
+        configuration.maxIterations = min(configuration.maxIterations, 3)
+    }
     Benchmark(name, configuration: configuration, closure: body) {
         let fixture = try setup()
         made.keep(fixture)

@@ -52,7 +52,7 @@ enum MigrationScenario {
         case "migrate-app":
             let store = try DefaultsStore(suiteName: suite)
             try store.migrate(AppMigrations.steps)
-            say("version \(store.schemaVersion)")
+            say("version \(store.migrationVersion)")
         case "verify-app":
             let store = try DefaultsStore(suiteName: suite)
             var problems: [String] = []
@@ -66,7 +66,7 @@ enum MigrationScenario {
             check("layout", AppLayout(width: 800, height: 600), AppLayout(width: 0, height: 0))
             check("legacyFlag", false, false)
             check("userName", "", "")
-            if store.schemaVersion != 4 { problems.append("version \(store.schemaVersion)") }
+            if store.migrationVersion != 4 { problems.append("version \(store.migrationVersion)") }
             guard problems.isEmpty else { throw Failure(problems.joined(separator: "; ")) }
             say("verified")
         case "plant-foreign":
@@ -74,7 +74,7 @@ enum MigrationScenario {
         case "migrate-foreign":
             let store = try DefaultsStore(suiteName: suite)
             try store.migrate(AppMigrations.fromOtherLibraries)
-            say("version \(store.schemaVersion)")
+            say("version \(store.migrationVersion)")
         case "verify-foreign":
             try verifyForeign(suite)
         case "migrate-counted":
@@ -92,7 +92,7 @@ enum MigrationScenario {
             }
             say("ready")
             try store.migrate([step])
-            say("version \(store.schemaVersion)")
+            say("version \(store.migrationVersion)")
         case "migrate-stall":
             // Stops inside a step that has changed every key, until killed.
             let store = try DefaultsStore(suiteName: suite)

@@ -49,12 +49,12 @@ struct DemoSettings: SettingsCatalog {
 
     /// Removes every stored value, so each setting shows its default again.
     func resetAll() {
-        $launchCount.reset()
-        $userName.reset()
-        $theme.reset()
-        $volume.reset()
-        $windowLayout.reset()
-        $recentFiles.reset()
+        $launchCount.property.reset()
+        $userName.property.reset()
+        $theme.property.reset()
+        $volume.property.reset()
+        $windowLayout.property.reset()
+        $recentFiles.property.reset()
     }
 
     /// One line per setting, from the catalog: key, value, whether it is stored, and its title.

@@ -132,8 +132,17 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
         self.init(name, default: nil, store: store)
     }
 
-    /// The default, as a read that finds nothing stored would return it now (before rules).
+    /// What a read returns while nothing readable is stored: the default with the rules
+    /// applied. It differs from ``declaredDefaultValue`` only where a rule changes the default:
+    /// `.whenNil(use:)` on a `nil` default, or a default outside `clamped(to:)`.
     public var defaultValue: Value {
+        let declared = defaultSource.value
+        return rules.applied(to: declared, defaultValue: declared)
+    }
+
+    /// The default as declared, before rules. A key declared with `dynamicDefault:` computes it
+    /// anew each time.
+    public var declaredDefaultValue: Value {
         defaultSource.value
     }
 

@@ -5,18 +5,18 @@ extension DefaultsStore {
     ///
     /// Reserved: do not store anything else under it. ``removeAll()`` removes it with every
     /// other key, so the steps run again on the next ``migrate(_:)``; they find nothing to
-    /// change.
-    public static let schemaVersionKey = "TypedDefaults.schemaVersion"
+    /// change. The key keeps the name suites have always stored it under.
+    public static let migrationVersionKey = "TypedDefaults.schemaVersion"
 
     /// How many migration steps the suite has run: 0 before its first ``migrate(_:)``. When the
     /// reserved key holds something other than an integer, 0, reported like any unreadable
     /// value; ``migrate(_:)`` then runs no step, since which ones ran is unknown.
     ///
     /// ```swift
-    /// if store.schemaVersion < 3 { print("settings from an older release") }
+    /// if store.migrationVersion < 3 { print("settings from an older release") }
     /// ```
-    public var schemaVersion: Int {
-        switch state.read(state.slot(for: Self.schemaVersionKey), as: Int.self) {
+    public var migrationVersion: Int {
+        switch state.read(state.slot(for: Self.migrationVersionKey), as: Int.self) {
         case .cached(.success(let version)), .decoded(.success(let version)):
             return version
         case .decoded(.failure(let error)):
@@ -37,7 +37,7 @@ extension DefaultsStore {
     ///     .convert("theme", from: Int.self, to: Theme.self) { $0 == 1 ? Theme.dark : .light },  // version 2
     ///     .dropKey("legacyFlag"),                                                                // version 3
     /// ])
-    /// store.schemaVersion   // 3; migrating again with the same steps changes nothing
+    /// store.migrationVersion   // 3; migrating again with the same steps changes nothing
     /// ```
     ///
     /// Each step runs under the suite's cross-process lock on the suite as it is on disk, and
@@ -52,7 +52,7 @@ extension DefaultsStore {
     /// A suite already at the last version costs one read of the cached version; one at a later
     /// version (a newer release ran, then an older one was installed) is left alone.
     public func migrate(_ steps: [DefaultsMigration]) throws(DefaultsError) {
-        guard schemaVersion < steps.count else { return }
+        guard migrationVersion < steps.count else { return }
         for (index, step) in steps.enumerated() {
             do {
                 try run(step, version: index + 1)
@@ -80,7 +80,7 @@ extension DefaultsStore {
         var reports: [DefaultsMigrationReport] = []
         try state.commitEdit(committingPending: false) { edit in
             var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
-            let current = (try? Self.version(in: work[Self.schemaVersionKey])) ?? 0
+            let current = (try? Self.version(in: work[Self.migrationVersionKey])) ?? 0
             for (index, step) in steps.enumerated() where index + 1 > current {
                 let before = work
                 do {
@@ -106,7 +106,7 @@ extension DefaultsStore {
         try state.commitEdit { [state] edit throws(DefaultsError) in
             let current: Int
             do {
-                current = try Self.version(in: edit[DefaultsStoredKey(Self.schemaVersionKey)])
+                current = try Self.version(in: edit[DefaultsStoredKey(Self.migrationVersionKey)])
             } catch {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }
@@ -128,7 +128,7 @@ extension DefaultsStore {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }
             for (key, object) in work.changes { edit[key] = object }
-            edit[DefaultsStoredKey(Self.schemaVersionKey)] = PropertyList(version)
+            edit[DefaultsStoredKey(Self.migrationVersionKey)] = PropertyList(version)
         }
     }
 

@@ -107,19 +107,11 @@ extension DefaultsStore {
         UserDefault(key, store: self).observe(initial: initial, handler)
     }
 
-    /// The current value of a typed key in this store, then its value after every change.
-    ///
-    /// ```swift
-    /// for await theme in store.values(.theme) { apply(theme) }
-    /// ```
-    public func values<Value>(_ key: DefaultsKey<Value>) -> AsyncStream<Value> {
-        UserDefault(key, store: self).values
-    }
-
     /// Every change of a typed key in this store, with its old and new value.
     ///
     /// ```swift
     /// for await change in store.changes(.volume) { print(change.newValue) }
+    /// for await change in store.changes(.theme, initial: true) { apply(change.newValue) }
     /// ```
     ///
     /// - Parameters:

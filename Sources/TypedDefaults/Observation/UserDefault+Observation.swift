@@ -35,34 +35,21 @@ extension UserDefault where Value: Sendable {
         }
     }
 
-    /// The current value, then the value after every change, as an asynchronous sequence.
+    /// Every change of the key with its old and new value, as an asynchronous sequence: what
+    /// ``observe(initial:_:)`` hands its handler, one element each.
     ///
     /// ```swift
-    /// Task {
-    ///     for await theme in $theme.values {
-    ///         apply(theme)
-    ///     }
+    /// for await change in $volume.changes() where change.origin == .otherProcess {
+    ///     print("another process set the volume to \(change.newValue)")
     /// }
+    /// for await change in $theme.changes(initial: true) { apply(change.newValue) }
     /// ```
     ///
     /// The observation ends when the iterating task is cancelled or the sequence is dropped.
-    public var values: AsyncStream<Value> {
-        let decode = typedDecoder()
-        return .observing { deliver in
-            store.state.addObserver(keys: [DefaultsStoredKey(key)], initial: true) { change in
-                deliver(decode(change.newObject))
-            }
-        }
-    }
-
-    /// Every change of the key with its old and new value, as an asynchronous sequence.
     ///
-    /// ```swift
-    /// for await change in $volume.changes where change.origin == .otherProcess {
-    ///     print("another process set the volume to \(change.newValue)")
-    /// }
-    /// ```
-    public var changes: AsyncStream<DefaultsValueChange<Value>> {
-        .observing { observe($0) }
+    /// - Parameter initial: whether the sequence starts with the current value, as both the old
+    ///   and the new value; `false` unless given.
+    public func changes(initial: Bool = false) -> AsyncStream<DefaultsValueChange<Value>> {
+        .observing { observe(initial: initial, $0) }
     }
 }

@@ -129,7 +129,7 @@ extension Setting where Value: Equatable {
         _ key: DefaultsKey<Value>, title: String? = nil, info: String = "", options: [Value],
         format: (@Sendable (Value) -> String)? = nil, store: DefaultsStore? = nil
     ) {
-        let options = Options(declared: options, defaultValue: key.defaultValue)
+        let options = Options(declared: options, defaultValue: key.declaredDefaultValue)
         self.init(
             property: UserDefault(key, store: store).adding(options.rule), title: title, info: info, format: format,
             options: options)

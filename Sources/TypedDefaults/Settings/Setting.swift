@@ -18,8 +18,11 @@
 /// ```
 ///
 /// A setting is a ``UserDefault`` underneath (``property``): it is read, written, shared,
-/// cached and observed the same way, and `$setting` gives the setting itself.
-@propertyWrapper
+/// cached and observed the same way, and `$setting` gives the setting itself, through which the
+/// property's own properties read: `$volume.key`, `$volume.hasStoredValue`. A change is observed,
+/// and the value reset, through the property: `$volume.property.changes()`,
+/// `$volume.property.reset()`.
+@propertyWrapper @dynamicMemberLookup
 public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// Everything the setting holds, behind one reference: a setting declared in a class is
     /// copied on each read, and copying a reference costs one retain and release.
@@ -163,14 +166,13 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         self
     }
 
-    /// The key the value is stored under.
-    public var key: String { property.key }
-
-    /// The value shown while nothing is stored: the default with the rules applied.
-    public var defaultValue: Value { property.applyingRules(to: property.defaultValue) }
-
-    /// Whether a value is stored, as opposed to the default being shown.
-    public var hasStoredValue: Bool { property.hasStoredValue }
+    /// What the setting's ``property`` tells, read through the setting: `$volume.key`,
+    /// `$volume.defaultValue`, `$volume.hasStoredValue`, `$volume.isDefaultValue`,
+    /// `$volume.store`. Its methods are called on the property: `$volume.property.reset()`,
+    /// `$volume.property.changes()`.
+    public subscript<Member>(dynamicMember member: KeyPath<UserDefault<Value>, Member>) -> Member {
+        details.property[keyPath: member]
+    }
 
     /// The current value, formatted for people.
     ///
@@ -182,32 +184,11 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     /// Any value of the setting, formatted as ``formattedValue`` formats the current one.
     ///
     /// ```swift
-    /// for await volume in settings.$volume.values { print(settings.$volume.formatted(volume)) }
+    /// for await change in settings.$volume.property.changes() {
+    ///     print(settings.$volume.formatted(change.newValue))
+    /// }
     /// ```
     public func formatted(_ value: Value) -> String { details.format(value) }
-
-    /// Removes the stored value, so the default shows again.
-    public func reset() { property.reset() }
-
-    /// Calls `handler` after every change of the value, as ``UserDefault/observe(initial:_:)`` does;
-    /// with `initial: true`, first with the current value.
-    ///
-    /// ```swift
-    /// let observation = settings.$volume.observe { print(settings.$volume.formatted($0.newValue)) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - initial: whether `handler` is first called with the current value, as both the old and
-    ///     the new value; `false` unless given.
-    ///   - handler: called with the old and new value of each change, on the suite's serial queue.
-    public func observe(
-        initial: Bool = false, _ handler: @escaping @Sendable (DefaultsValueChange<Value>) -> Void
-    ) -> DefaultsObservation {
-        property.observe(initial: initial, handler)
-    }
-
-    /// The current value, then the value after every change, as ``UserDefault/values`` gives them.
-    public var values: AsyncStream<Value> { property.values }
 }
 
 /// What a ``Setting`` holds.

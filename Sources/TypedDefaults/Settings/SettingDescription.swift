@@ -55,8 +55,9 @@ public struct SettingDescription: Sendable, Hashable {
 
     /// The key the value is stored under.
     public let key: String
-    /// The value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
-    public let type: String
+    /// The value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`; named as
+    /// ``DefaultsSchema/Key/swiftType`` names it.
+    public let swiftType: String
     /// The setting's title.
     public let title: String
     /// The setting's info text; empty when none was given.
@@ -75,7 +76,7 @@ public struct SettingDescription: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - key: the key the value is stored under.
-    ///   - type: the value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
+    ///   - swiftType: the value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
     ///   - title: the setting's title.
     ///   - info: the setting's info text; empty for none.
     ///   - formattedDefaultValue: the default, formatted as `formattedValue` is.
@@ -83,11 +84,11 @@ public struct SettingDescription: Sendable, Hashable {
     ///   - hasStoredValue: whether a value is stored, as opposed to the default being shown.
     ///   - kind: what kind of control fits the setting.
     public init(
-        key: String, type: String, title: String, info: String, formattedDefaultValue: String, formattedValue: String,
-        hasStoredValue: Bool, kind: Kind
+        key: String, swiftType: String, title: String, info: String, formattedDefaultValue: String,
+        formattedValue: String, hasStoredValue: Bool, kind: Kind
     ) {
         self.key = key
-        self.type = type
+        self.swiftType = swiftType
         self.title = title
         self.info = info
         self.formattedDefaultValue = formattedDefaultValue

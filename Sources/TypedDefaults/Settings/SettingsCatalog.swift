@@ -8,7 +8,7 @@
 /// }
 ///
 /// for setting in AppSettings().catalog {
-///     print("\(setting.title) (\(setting.key), \(setting.type)): \(setting.formattedValue)")
+///     print("\(setting.title) (\(setting.key), \(setting.swiftType)): \(setting.formattedValue)")
 /// }
 /// ```
 ///
@@ -55,7 +55,7 @@ extension Setting: DescribableSetting {
             kind = .choice(
                 options: options.values.enumerated().map { index, option in
                     SettingDescription.Option(
-                        value: DefaultsStoredValue(storing: option, key: key), title: formatted(option),
+                        value: DefaultsStoredValue(storing: option, key: property.key), title: formatted(option),
                         isSelected: index == selected)
                 })
         } else if Value.self == Bool.self {
@@ -66,9 +66,9 @@ extension Setting: DescribableSetting {
             kind = .value
         }
         return SettingDescription(
-            key: key, type: String(describing: Value.self), title: title, info: info,
-            formattedDefaultValue: formatted(defaultValue), formattedValue: formatted(value),
-            hasStoredValue: hasStoredValue,
+            key: property.key, swiftType: String(describing: Value.self), title: title, info: info,
+            formattedDefaultValue: formatted(property.defaultValue), formattedValue: formatted(value),
+            hasStoredValue: property.hasStoredValue,
             kind: kind)
     }
 }
@@ -92,8 +92,8 @@ extension UserDefault: DescribableSetting {
             kind = .value
         }
         return SettingDescription(
-            key: key, type: String(describing: Value.self), title: key, info: "",
-            formattedDefaultValue: ValueDescription.describe(applyingRules(to: defaultValue)),
+            key: key, swiftType: String(describing: Value.self), title: key, info: "",
+            formattedDefaultValue: ValueDescription.describe(defaultValue),
             formattedValue: ValueDescription.describe(value), hasStoredValue: hasStoredValue, kind: kind)
     }
 

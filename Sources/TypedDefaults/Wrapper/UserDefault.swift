@@ -122,9 +122,16 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         self.init(wrappedValue: nil, key, defaults: defaults)
     }
 
-    /// The value read while nothing readable is stored, before rules. A key declared with
-    /// `dynamicDefault:` computes it anew each time.
+    /// What a read returns while nothing readable is stored: the default with the rules
+    /// applied. It differs from ``declaredDefaultValue`` only where a rule changes the default:
+    /// `.whenNil(use:)` on a `nil` default, or a default outside `clamped(to:)`.
     public var defaultValue: Value {
+        applyingRules(to: declaredDefaultValue)
+    }
+
+    /// The default as declared, before rules. A key declared with `dynamicDefault:` computes it
+    /// anew each time.
+    public var declaredDefaultValue: Value {
         keyBinding.defaultSource.value
     }
 

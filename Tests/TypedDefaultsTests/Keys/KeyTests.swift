@@ -125,6 +125,22 @@ extension DefaultsKeys {
         #expect(try suite.flushedObject(forKey: "keys.fallbackOnly") == nil)
     }
 
+    /// `defaultValue` is what a read returns while nothing is stored, so with the rules applied,
+    /// on a key, a property and a setting alike; the default as declared is kept beside it.
+    @Test func theDefaultValueIsWhatAReadGivesWhileNothingIsStored() {
+        let store = DefaultsStore.inMemory()
+        let level = DefaultsKey<Int>("level", default: 50).clamped(to: 0...10)
+        #expect((level.defaultValue, level.declaredDefaultValue) == (10, 50))
+        let property = UserDefault(level, store: store)
+        #expect((property.defaultValue, property.declaredDefaultValue) == (10, 50))
+        #expect(property.wrappedValue == property.defaultValue)
+        #expect(Setting(level, title: "Level", store: store).defaultValue == 10)
+        let name = UserDefault<String?>("name", store: store).whenNil(use: "Ada")
+        #expect(name.defaultValue == "Ada")
+        #expect(name.declaredDefaultValue == nil)
+        #expect(name.wrappedValue == "Ada")
+    }
+
     @Test func aDynamicDefaultIsComputedOnEveryRead() {
         let store = DefaultsStore.inMemory()
         let calls = Counter()

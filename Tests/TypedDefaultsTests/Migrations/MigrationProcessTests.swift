@@ -78,7 +78,7 @@ import TypedDefaults
 
         let store = suite.store
         try store.migrate([.dropKey("key.0")])
-        #expect(store.schemaVersion == 1)
+        #expect(store.migrationVersion == 1)
         #expect(try suite.flushedObject(forKey: "key.1") as? Int == 1)
         #expect(try suite.flushedObject(forKey: "key.0") == nil)
     }

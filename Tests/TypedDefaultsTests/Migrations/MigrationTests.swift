@@ -23,20 +23,20 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant(1, forKey: "theme")
         suite.plant(true, forKey: "legacyFlag")
         let store = suite.store
-        #expect(store.schemaVersion == 0)
+        #expect(store.migrationVersion == 0)
 
         try store.migrate(Self.articleSteps)
-        #expect(store.schemaVersion == 3)
+        #expect(store.migrationVersion == 3)
         #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
         #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)
         #expect(try suite.flushedObject(forKey: "userName") == nil)
         #expect(try suite.flushedObject(forKey: "legacyFlag") == nil)
-        #expect(try suite.flushedObject(forKey: DefaultsStore.schemaVersionKey) as? Int == 3)
+        #expect(try suite.flushedObject(forKey: DefaultsStore.migrationVersionKey) as? Int == 3)
 
         let before = try suite.fileBytes()
         try store.migrate(Self.articleSteps)
         #expect(try suite.fileBytes() == before, "a second run wrote")
-        #expect(store.schemaVersion == 3)
+        #expect(store.migrationVersion == 3)
     }
 
     /// A later release appends steps; only those run.
@@ -44,12 +44,12 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let suite = try TestSuite()
         suite.plant(1, forKey: "theme")
         try suite.store.migrate(Array(Self.articleSteps.prefix(1)))
-        #expect(suite.store.schemaVersion == 1)
+        #expect(suite.store.migrationVersion == 1)
         let counter = Counter()
         let counted = DefaultsMigration.custom("count") { _ in counter.increment() }
         try suite.store.migrate(Self.articleSteps + [counted])
         try suite.store.migrate(Self.articleSteps + [counted])
-        #expect(suite.store.schemaVersion == 4)
+        #expect(suite.store.migrationVersion == 4)
         #expect(counter.value == 1)
     }
 
@@ -68,7 +68,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(version == 2)
         #expect(reported.count == 1)
         // Step 1 ran and was committed; step 2 failed and wrote nothing; step 3 did not run.
-        #expect(suite.store.schemaVersion == 1)
+        #expect(suite.store.migrationVersion == 1)
         #expect(try suite.flushedObject(forKey: "displayName") as? String == "Ada")
         #expect(try suite.flushedObject(forKey: "theme") as? String == "not a number")
         #expect(before != nil)
@@ -88,16 +88,16 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         ]
         _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(steps) } }
         #expect(try suite.fileBytes() == before)
-        #expect(suite.store.schemaVersion == 0)
+        #expect(suite.store.migrationVersion == 0)
     }
 
     /// An unreadable version leaves which steps ran unknown: none runs, nothing is written.
     @Test func anUnreadableVersionRunsNoStep() throws {
         let suite = try TestSuite()
-        suite.plant("three", forKey: DefaultsStore.schemaVersionKey)
+        suite.plant("three", forKey: DefaultsStore.migrationVersionKey)
         suite.plant("Ada", forKey: "userName")
         let before = try suite.fileBytes()
-        let (version, reported) = ReportedErrors.during { suite.store.schemaVersion }
+        let (version, reported) = ReportedErrors.during { suite.store.migrationVersion }
         #expect(version == 0 && reported.count == 1)
         _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate(Self.articleSteps) } }
         #expect(try suite.fileBytes() == before)
@@ -106,12 +106,12 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
     /// An older release installed over a newer one leaves the newer steps' work alone.
     @Test func aSuiteAtALaterVersionIsLeftAlone() throws {
         let suite = try TestSuite()
-        suite.plant(5, forKey: DefaultsStore.schemaVersionKey)
+        suite.plant(5, forKey: DefaultsStore.migrationVersionKey)
         suite.plant("Ada", forKey: "userName")
         let before = try suite.fileBytes()
         try suite.store.migrate(Self.articleSteps)
         #expect(try suite.fileBytes() == before)
-        #expect(suite.store.schemaVersion == 5)
+        #expect(suite.store.migrationVersion == 5)
     }
 
     /// A step that updates and flushes the store joins the step's commit; one that migrates the
@@ -141,7 +141,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
             return
         }
         #expect("\(underlying)".contains("inside an update"), "\(underlying)")
-        #expect(store.schemaVersion == 1)
+        #expect(store.migrationVersion == 1)
     }
 
     /// A dry run writes nothing, not even this process's writes waiting to be flushed.
@@ -240,7 +240,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
             return
         }
         #expect(try suite.fileBytes() == before)
-        #expect(suite.store.schemaVersion == 0)
+        #expect(suite.store.migrationVersion == 0)
     }
 
     @Test func aCustomStepSeesEveryKeyAndStoresOnlyPropertyLists() throws {
@@ -276,7 +276,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(reports[1].changes.map(\.description) == [#"theme: integer 1 → String "dark""#])
         #expect(reports[2].changes.isEmpty)
         #expect(try suite.fileBytes() == before)
-        #expect(suite.store.schemaVersion == 0)
+        #expect(suite.store.migrationVersion == 0)
 
         suite.plant("x", forKey: "theme")
         let failing = try suite.store.pendingMigrations(Self.articleSteps)
@@ -291,7 +291,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let observed = Collected<String>()
         let observation = store.observe(keys: ["displayName"]) { observed.append($0.key) }
         try store.migrate(Self.articleSteps)
-        #expect(store.schemaVersion == 3)
+        #expect(store.migrationVersion == 3)
         #expect(UserDefault(wrappedValue: "", "displayName", store: store).wrappedValue == "Ada")
         #expect(UserDefault(wrappedValue: MigratedTheme.light, "theme", store: store).wrappedValue == .dark)
         #expect(observed.wait(for: 1) == ["displayName"])

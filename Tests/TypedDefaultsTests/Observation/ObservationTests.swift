@@ -105,14 +105,14 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         #expect(seen.all.count == 2)
     }
 
-    @Test func valuesStartWithTheCurrentValue() async {
+    @Test func changesWithInitialStartWithTheCurrentValue() async {
         let store = DefaultsStore.inMemory()
         let volume = UserDefault(wrappedValue: 0.5, "volume", store: store)
         volume.wrappedValue = 0.6
         let reader = Task {
             var received: [Double] = []
-            for await value in volume.values {
-                received.append(value)
+            for await change in volume.changes(initial: true) {
+                received.append(change.newValue)
                 if received.count == 3 { break }
             }
             return received
@@ -127,7 +127,7 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
     @Test func cancellingTheTaskEndsTheObservation() async {
         let store = DefaultsStore.inMemory()
         let volume = UserDefault(wrappedValue: 0, "volume", store: store)
-        let reader = Task { for await _ in volume.changes {} }
+        let reader = Task { for await _ in volume.changes() {} }
         #expect(await eventually { store.state.observers.count == 1 })
         reader.cancel()
         await reader.value

@@ -75,10 +75,10 @@ extension DefaultsKeys {
     @Test func valuesAndChangesAsAsyncSequences() async {
         let store = DefaultsStore.inMemory()
         store[.observedLevel] = 10
-        var values = store.values(.observedLevel).makeAsyncIterator()
-        #expect(await values.next() == 10)
+        var values = store.changes(.observedLevel, initial: true).makeAsyncIterator()
+        #expect(await values.next()?.newValue == 10)
         store[.observedLevel] = 11
-        #expect(await values.next() == 11)
+        #expect(await values.next()?.newValue == 11)
 
         var changes = store.changes(.observedMode).makeAsyncIterator()
         store[.observedMode] = "hard"
@@ -109,7 +109,7 @@ extension StoreObservationTests {
         let volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
         volume.wrappedValue = 0.7
         let seen = Collected<DefaultsValueChange<Double>>()
-        let observation = volume.observe(initial: true) { seen.append($0) }
+        let observation = volume.property.observe(initial: true) { seen.append($0) }
         defer { observation.cancel() }
         volume.wrappedValue = 0.9
         #expect(seen.wait(for: 2).map(\.newValue) == [0.7, 0.9])

@@ -228,7 +228,7 @@ import Testing
         suite.store[DefaultsKey<Int>(nfc, default: 0)] = 1
         try suite.store.flush()
         try suite.store.migrate([.renameKey(nfc, to: nfd)])
-        #expect(suite.store.schemaVersion == 1)
+        #expect(suite.store.migrationVersion == 1)
         #expect(suite.store[DefaultsKey<Int>(nfd, default: -1)] == 1, "the value was not moved to the new key")
         #expect(try suite.store.storedValues()[DefaultsStoredKey(nfc)] == nil, "the old key still holds its value")
     }

@@ -57,17 +57,17 @@ final class DerivedSettings: BaseSettings {
         #expect(
             catalog[0]
                 == SettingDescription(
-                    key: "catalog.theme", type: "Theme", title: "Theme", info: "Colors of every window",
+                    key: "catalog.theme", swiftType: "Theme", title: "Theme", info: "Colors of every window",
                     formattedDefaultValue: "system", formattedValue: "dark", hasStoredValue: true, kind: .value))
         #expect(
             catalog[1]
                 == SettingDescription(
-                    key: "catalog.nickname", type: "Optional<String>", title: "Nickname", info: "",
+                    key: "catalog.nickname", swiftType: "Optional<String>", title: "Nickname", info: "",
                     formattedDefaultValue: "nil", formattedValue: "nil", hasStoredValue: false, kind: .value))
         #expect(
             catalog[2]
                 == SettingDescription(
-                    key: "catalog.volume", type: "Double", title: "Volume", info: "How loud",
+                    key: "catalog.volume", swiftType: "Double", title: "Volume", info: "How loud",
                     formattedDefaultValue: "50 %", formattedValue: "60 %", hasStoredValue: true,
                     kind: .number(min: "0 %", max: "100 %", step: "0.1")))
         #expect(catalog[3].kind == .flag)
@@ -77,7 +77,7 @@ final class DerivedSettings: BaseSettings {
     @Test func aClassListsItsSuperclassSettingsFirst() {
         let catalog = DerivedSettings(store: .inMemory()).catalog
         #expect(catalog.map(\.key) == ["catalog.first", "catalog.second"])
-        #expect(catalog.map(\.type) == ["Int", "String"])
+        #expect(catalog.map(\.swiftType) == ["Int", "String"])
     }
 
     @Test func unreadableStoredDataListsAsTheDefaultAndIsReported() throws {
@@ -112,7 +112,7 @@ final class DerivedSettings: BaseSettings {
         #expect(
             catalog[0]
                 == SettingDescription(
-                    key: "catalog.size", type: "Size", title: "Size", info: "", formattedDefaultValue: "Medium",
+                    key: "catalog.size", swiftType: "Size", title: "Size", info: "", formattedDefaultValue: "Medium",
                     formattedValue: "Large", hasStoredValue: true,
                     kind: .choice(options: [
                         .init(value: .string("small"), title: "Small", isSelected: false),

@@ -338,7 +338,7 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         let language = Setting(wrappedValue: "en", "language", options: ["en", "fr"], store: suite.store)
         #expect(quality.wrappedValue == 720)
         let changes = Collected<Int>()
-        let observation = quality.observe { changes.append($0.newValue) }
+        let observation = quality.property.observe { changes.append($0.newValue) }
         defer { observation.cancel() }
 
         #expect(try await Probe.run("plainSet", suite.name, "quality", "1000").status == 0)

@@ -163,16 +163,15 @@ extension DefaultsKeys {
 
     @Test func flags() {
         let shuffle = Setting(wrappedValue: false, "shuffle", title: "Shuffle", store: .inMemory())
-        #expect(!shuffle.isOn)
+        #expect(!shuffle.wrappedValue)
         #expect(!shuffle.hasStoredValue)
         shuffle.toggle()
-        #expect(shuffle.isOn)
         #expect(shuffle.wrappedValue)
         shuffle.toggle()
-        #expect(!shuffle.isOn)
+        #expect(!shuffle.wrappedValue)
         #expect(shuffle.hasStoredValue, "an explicit false is stored")
         DispatchQueue.concurrentPerform(iterations: 100) { _ in shuffle.toggle() }
-        #expect(!shuffle.isOn, "an even number of atomic toggles")
+        #expect(!shuffle.wrappedValue, "an even number of atomic toggles")
     }
 
     // MARK: Metadata
@@ -197,14 +196,30 @@ extension DefaultsKeys {
         #expect(untitled.formattedValue == "Bobbie", "optionals are shown unwrapped")
     }
 
+    /// What a property tells, a setting tells too, read through it; what a property does, a
+    /// setting does through ``Setting/property``.
+    @Test func aSettingReadsItsPropertysPropertiesThroughIt() {
+        let store = DefaultsStore.inMemory()
+        let volume = Setting(.volume, range: 0...1, step: 0.1, store: store)
+        #expect(volume.key == "settings.volume")
+        volume.store[.volume] = 0.3
+        #expect(store[.volume] == 0.3, "the setting's store is the one it was given")
+        volume.property.reset()
+        #expect(volume.isDefaultValue && !volume.hasStoredValue)
+        volume.increase()
+        #expect(!volume.isDefaultValue && volume.hasStoredValue)
+        volume.property.reset()
+        #expect(volume.isDefaultValue && !volume.hasStoredValue)
+    }
+
     @Test func settingsAreObservable() throws {
         let store = DefaultsStore.inMemory()
         let volume = Setting(.volume, range: 0...1, step: 0.1, store: store)
         let seen = Collected<DefaultsValueChange<Double>>()
-        let observation = volume.observe { seen.append($0) }
+        let observation = volume.property.observe { seen.append($0) }
         volume.increase()
         store[.volume] = 9
-        volume.reset()
+        volume.property.reset()
         #expect(seen.wait(for: 3).map(\.newValue) == [0.6, 1, 0.5])
         observation.cancel()
     }

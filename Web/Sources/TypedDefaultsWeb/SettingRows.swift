@@ -21,7 +21,7 @@ struct SettingRows {
         return declared + values.keys.filter { !known.contains($0) }.sorted()
     }
 
-    /// The prefix of the keys the library keeps for itself, as ``DefaultsStore/schemaVersionKey``
+    /// The prefix of the keys the library keeps for itself, as ``DefaultsStore/migrationVersionKey``
     /// (`TypedDefaults.schemaVersion`, the count of migration steps run): compared scalar for
     /// scalar, as keys are.
     static let reservedPrefix = "TypedDefaults."

@@ -258,11 +258,11 @@ final class Locked<Value: Sendable>: Sendable {
     @Test(.timeLimit(.minutes(2))) func theLibrarysOwnKeysAreNeverChanged() async throws {
         let (suite, store) = try publishedSuite()
         try store.migrate([.dropKey("retired")])
-        #expect(store.schemaVersion == 1)
+        #expect(store.migrationVersion == 1)
         let server = try await Server(suite: suite)
         defer { server.stop() }
         let listed = try await server.send("GET", "api/settings")
-        let version = try #require(try Self.row(listed.body, DefaultsStore.schemaVersionKey), "\(listed.body)")
+        let version = try #require(try Self.row(listed.body, DefaultsStore.migrationVersionKey), "\(listed.body)")
         #expect(version["reserved"] as? Bool == true)
         #expect(version["value"] as? Int == 1)
         #expect(try Self.row(listed.body, "fontSize")?["reserved"] as? Bool == false)
@@ -283,8 +283,8 @@ final class Locked<Value: Sendable>: Sendable {
         let other = try await server.send("PUT", "api/settings/TypedDefaults.other", body: #"{"value": 1}"#)
         #expect(other.status == 403, "\(other.body)")
         store.refresh()
-        #expect(store.schemaVersion == 1)
-        #expect(try store.storedValues()[DefaultsStoredKey(DefaultsStore.schemaVersionKey)] == .integer(1))
+        #expect(store.migrationVersion == 1)
+        #expect(try store.storedValues()[DefaultsStoredKey(DefaultsStore.migrationVersionKey)] == .integer(1))
         #expect(try store.storedValues()["TypedDefaults.other"] == nil)
     }
 

@@ -48,11 +48,12 @@ build_without_warnings() {
     fi
 }
 
-# Runs swift test with ARGUMENTS; on a failure, ends with what failed (the fatal error, the
-# crashed thread, the tests still running), which a crash's backtrace pushes out of view.
+# Runs a test command (test_reporting swift test ARGUMENTS…); on a failure, ends with what
+# failed (the fatal error, the crashed thread, the tests still running), which a crash's
+# backtrace pushes out of view.
 test_reporting() {
     local log="$TYPEDDEFAULTS_CI_FOLDER/test-$$.log"
-    if ! swift test "$@" 2>&1 | tee "$log"; then
+    if ! "$@" 2>&1 | tee "$log"; then
         python3 .ci/test-failures.py "$log"
         exit 1
     fi

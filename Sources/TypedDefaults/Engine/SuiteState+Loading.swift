@@ -56,7 +56,7 @@ extension SuiteState {
         guard due else { return }
         var after = AfterUnlock()
         defer { after.run() }
-        let contents = BackendCall.$loading.withValue(location) { backend.load() }
+        let contents = BackendCall.$loading.withValue(location) { backend.loadContents() }
         lock.withLock {
             // Loaded meanwhile by another thread, or taken in from a commit: that is fresher.
             guard !hasLoaded else { return }

@@ -118,14 +118,7 @@ public struct DefaultsStore: Sendable {
         #endif
         let state = SuiteRegistry.state(for: .defaults(ObjectIdentifier(defaults))) {
             let state = SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults")
-            #if canImport(Darwin)
-                // Writes by other processes (and plain UserDefaults writes) are announced here,
-                // and so are this store's own, synchronously inside `set`, under the suite's
-                // lock: reload from another queue. Unowned, as the file watcher's above.
-                NotificationCenter.default.addObserver(
-                    forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
-                ) { [unowned state] _ in DispatchQueue.global().async { state.reload() } }
-            #endif
+            UserDefaultsBackend.announceChanges(of: defaults, to: state)
             return state
         }
         self.init(state: state, durability: durability)
@@ -135,20 +128,9 @@ public struct DefaultsStore: Sendable {
         /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
         private init(fileSuite suiteName: String, durability: Durability) {
             let file = PreferencesFolder.file(forSuite: suiteName)
+            // The registry keeps the state for the life of the process.
             let state = SuiteRegistry.state(for: .file(file.path)) {
-                let state = SuiteState(
-                    backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName), label: suiteName,
-                    fileURL: file)
-                // Another process's writes reach this one's cache and observers, from the
-                // suite's first use on (`SuiteState.startWatch(_:)`). Unowned: the registry
-                // keeps the state for the life of the process, and a weak reference would move
-                // its reference counts to a side table, slowing every retain.
-                state.lock.withLock {
-                    state.startWatching = { [unowned state] in
-                        FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
-                    }
-                }
-                return state
+                PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName).makeState(isPermanent: true)
             }
             self.init(state: state, durability: durability)
         }

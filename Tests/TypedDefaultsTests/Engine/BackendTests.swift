@@ -90,23 +90,15 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         let plistFile = DefaultsBackendConformance.check(
             makeBackend: { try DefaultsStore(suiteName: newName()).backend },
             reopen: { backend in
-                // Another process's state on the same file, told of changes by its own watcher.
+                // Another process's handle on the same file, told of changes by its own watcher.
                 let name = URL(fileURLWithPath: backend.location).deletingPathExtension().lastPathComponent
-                let file = PreferencesFolder.file(forSuite: name)
-                let state = SuiteState(
-                    backend: PlistFileBackend(file: PlistFile(url: file), suiteName: name), label: name, fileURL: file,
-                    isPermanent: false)
-                FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
-                return StateBackend(state: state)
+                return PlistFileBackend(file: PlistFile(url: PreferencesFolder.file(forSuite: name)), suiteName: name)
             })
         #expect(plistFile.isEmpty, "\(plistFile)")
-        let memory = DefaultsBackendConformance.check(makeBackend: { DefaultsStore.inMemory().backend })
+        let memory = DefaultsBackendConformance.check(makeBackend: { MemoryBackend() })
         #expect(memory.isEmpty, "\(memory)")
         let userDefaults = DefaultsBackendConformance.check(makeBackend: {
-            let defaults = try UserDefaults.suite(named: newName())
-            let state = SuiteState(
-                backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults", isPermanent: false)
-            return StateBackend(state: state)
+            UserDefaultsBackend(defaults: SharedDefaults(try UserDefaults.suite(named: newName())))
         })
         // On Linux corelibs keeps the suite as an XML plist, with whole seconds and no negative
         // zero (the StoresAndDurability article, "The Linux facts"), and a load gets what the
@@ -129,6 +121,29 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         }
         #expect(
             userDefaults.filter { !onlyXMLPlistLosses($0) && !onlyFoundationKeyLosses($0) }.isEmpty, "\(userDefaults)")
+    }
+
+    /// A store's backend is the library's own, not a view of it, and commits through the suite's
+    /// state: every handle reads the commit as it returns, its observers are told, and a store
+    /// made over the backend is the same suite.
+    @Test func aStoresOwnBackendCommitsThroughItsSuite() throws {
+        let store = DefaultsStore.inMemory()
+        let backend = store.backend
+        #expect(backend is MemoryBackend)
+        let count = DefaultsKey<Int>("count", default: 0, store: store)
+        store[count] = 1
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { change in heard.withLock { $0.append(change.newValue) } }
+        defer { observation.cancel() }
+        let after = try backend.commit(["name": "Ada"], before: .now + .seconds(5)) { values in
+            values["count"] = .integer(Int64((values["count"]?.intValue ?? 0) + 1))
+        }
+        let expected: [DefaultsStoredKey: DefaultsStoredValue] = ["count": .integer(2), "name": .string("Ada")]
+        #expect(after == expected)
+        #expect(store[count] == 2)
+        #expect(DefaultsStore(backend: backend)[count] == 2)
+        #expect(eventually { heard.withLock { $0 } == [2] }, "observers heard \(heard.withLock { $0 })")
+        #expect(try backend.load() == after)
     }
 
     @Test func aProgramsBackendPassesTheKitAndServesStores() throws {

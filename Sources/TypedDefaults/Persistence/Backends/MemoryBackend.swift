@@ -1,8 +1,15 @@
 import Foundation
 
 /// Keeps values in memory only: for tests and previews.
-struct MemoryBackend: StoreBackend {
+struct MemoryBackend: BuiltInBackend {
     private let contents = Locked<[DefaultsStoredKey: PropertyList]>([:])
+    let owner = BackendOwner()
+
+    var location: String { "memory" }
+
+    func makeState() -> SuiteState {
+        SuiteState(backend: self, label: location, isPermanent: false)
+    }
 
     /// Nothing outside the suite's state reads these contents: writes wait in their slots for
     /// the next update or flush, so an in-memory write costs no more than a file store's.
@@ -13,7 +20,7 @@ struct MemoryBackend: StoreBackend {
         .unchanged
     }
 
-    func load() -> SuiteContents {
+    func loadContents() -> SuiteContents {
         SuiteContents(values: contents.withLock { $0 }, problem: nil)
     }
 

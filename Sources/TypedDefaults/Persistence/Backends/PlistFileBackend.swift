@@ -9,8 +9,9 @@ import Foundation
 /// a sidecar `<suite>.plist.lock`, re-reads the file, merges only this process's changes, and
 /// replaces the file atomically through a temporary file and `rename`. A file that cannot be
 /// read is never written over.
-struct PlistFileBackend: StoreBackend {
+struct PlistFileBackend: BuiltInBackend {
     let file: PlistFile
+    let owner = BackendOwner()
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
     /// The bytes this process last wrote to the file, and their contents, so that neither a
@@ -32,6 +33,34 @@ struct PlistFileBackend: StoreBackend {
         self.suiteName = suiteName
     }
 
+    var location: String { file.url.path }
+
+    func makeState() -> SuiteState {
+        makeState(isPermanent: false)
+    }
+
+    /// A state for the file, which hears other processes' writes through the file watcher from
+    /// the suite's first use on (`SuiteState.startWatch(_:)`). Unowned in the watcher's handler
+    /// when the state lives as long as the process: a weak reference would move its reference
+    /// counts to a side table, slowing every retain.
+    func makeState(isPermanent: Bool) -> SuiteState {
+        let state = SuiteState(backend: self, label: suiteName, fileURL: file.url, isPermanent: isPermanent)
+        let file = file.url
+        let watch: @Sendable () -> Void
+        if isPermanent {
+            watch = { [unowned state] in
+                FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
+            }
+        } else {
+            watch = { [weak state] in
+                guard let state else { return }
+                FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+            }
+        }
+        state.lock.withLock { state.startWatching = watch }
+        return state
+    }
+
     func reload(onlyIfChanged: Bool) -> Reloaded {
         if onlyIfChanged, unchangedSinceWritten() != nil {
             return .unchanged
@@ -42,7 +71,7 @@ struct PlistFileBackend: StoreBackend {
         return .whole(values)
     }
 
-    func load() -> SuiteContents {
+    func loadContents() -> SuiteContents {
         file.load()
     }
 

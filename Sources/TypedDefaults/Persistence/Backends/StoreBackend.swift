@@ -1,10 +1,10 @@
 import Foundation
 
 /// Where a suite's values live: a plist file, a `UserDefaults` object, or memory.
-protocol StoreBackend: Sendable {
+protocol StoreBackend: DefaultsBackend {
     /// Everything stored, when the backend reads its suite whole; `values` is `nil` when it
     /// reads one key at a time with ``object(forKey:)``.
-    func load() -> SuiteContents
+    func loadContents() -> SuiteContents
 
     /// The stored object for `key`, for backends that do not load whole.
     func object(forKey key: DefaultsStoredKey) -> PropertyList?
@@ -50,6 +50,9 @@ protocol StoreBackend: Sendable {
     /// backend whose writers replace its contents atomically; `nil` for one that must be read
     /// under its lock (a commit that edits nothing).
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]?
+
+    /// Told of the state that serves the backend, as the state is made.
+    func served(by state: SuiteState)
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
@@ -129,6 +132,7 @@ extension StoreBackend {
     var loadsCheaply: Bool { true }
     func register(_ defaults: [DefaultsStoredKey: PropertyList]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? { nil }
+    func served(by state: SuiteState) {}
 }
 
 extension Dictionary where Key == DefaultsStoredKey, Value == PropertyList {

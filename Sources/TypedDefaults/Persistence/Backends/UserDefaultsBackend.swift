@@ -6,10 +6,38 @@ import Foundation
 /// `UserDefaults` object whose suite cannot be determined. On Linux a commit synchronizes, since
 /// corelibs Foundation writes only then; it has the limits of `synchronize()` (see
 /// <doc:StoresAndDurability>).
-struct UserDefaultsBackend: StoreBackend {
+struct UserDefaultsBackend: BuiltInBackend {
     let defaults: SharedDefaults
+    let owner = BackendOwner()
 
-    func load() -> SuiteContents {
+    var location: String { "defaults" }
+
+    /// A state of the backend's own, told of other processes' writes as a store's is.
+    func makeState() -> SuiteState {
+        let state = SuiteState(backend: self, label: location, isPermanent: false)
+        Self.announceChanges(of: defaults.defaults, to: state)
+        return state
+    }
+
+    /// On Apple platforms, writes by other processes (and plain `UserDefaults` writes) are
+    /// announced by notification, and so are the suite's own, synchronously inside `set`,
+    /// under the suite's lock: the state reloads from another queue. Unowned when the state
+    /// lives as long as the process, as the file watcher's handler is.
+    static func announceChanges(of defaults: UserDefaults, to state: SuiteState) {
+        #if canImport(Darwin)
+            let reload: @Sendable () -> Void
+            if state.isPermanent {
+                reload = { [unowned state] in state.reload() }
+            } else {
+                reload = { [weak state] in state?.reload() }
+            }
+            NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
+            ) { _ in DispatchQueue.global().async(execute: reload) }
+        #endif
+    }
+
+    func loadContents() -> SuiteContents {
         .unknown
     }
 

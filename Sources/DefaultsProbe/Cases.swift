@@ -119,8 +119,8 @@ extension ProbeCase {
                 ]),
             // As deep as a value may nest: every reader of the file must still read it.
             .roundTrip(
-                "deepestNesting", default: DefaultsPropertyList(0), [DefaultsPropertyList(nestedArrays(250))],
-                same: { depth(of: $0.object) == depth(of: $1.object) }),
+                "deepestNesting", default: NSArray(), [NSArray(array: [nestedArrays(249)])],
+                same: { depth(of: $0) == depth(of: $1) }),
             // URLs as plain UserDefaults writes them, read through @UserDefault.
             ProbeCase(
                 name: "plainURLs",
@@ -136,7 +136,7 @@ extension ProbeCase {
                 verify: { defaults in
                     let fallback = URL(string: "https://default.invalid")!
                     let read = ["file", "tilde", "archived"].map {
-                        UserDefault(wrappedValue: fallback, $0, defaults: defaults).wrappedValue
+                        UserDefault(wrappedValue: fallback, $0, store: DefaultsStore(defaults)).wrappedValue
                     }
                     let expected = [
                         URL(fileURLWithPath: "/tmp/with space/ä.txt"),
@@ -149,9 +149,11 @@ extension ProbeCase {
             ProbeCase(
                 name: "plainReaderSeesTypedWrites",
                 write: { defaults in
-                    UserDefault(wrappedValue: "", "name", defaults: defaults).wrappedValue = "Ada"
-                    UserDefault(wrappedValue: 0, "count", defaults: defaults).wrappedValue = 3
-                    UserDefault(wrappedValue: [String](), "tags", defaults: defaults).wrappedValue = ["a", "b"]
+                    UserDefault(wrappedValue: "", "name", store: DefaultsStore(defaults)).wrappedValue = "Ada"
+                    UserDefault(wrappedValue: 0, "count", store: DefaultsStore(defaults)).wrappedValue = 3
+                    UserDefault(wrappedValue: [String](), "tags", store: DefaultsStore(defaults)).wrappedValue = [
+                        "a", "b",
+                    ]
                 },
                 verify: { defaults in
                     let plain = (
@@ -168,7 +170,7 @@ extension ProbeCase {
                     defaults.synchronize()
                 },
                 verify: { defaults in
-                    let count = UserDefault(wrappedValue: 7, "count", defaults: defaults).wrappedValue
+                    let count = UserDefault(wrappedValue: 7, "count", store: DefaultsStore(defaults)).wrappedValue
                     return count == 7 ? [] : ["read \(count) instead of the default"]
                 }),
         ] + typesPeopleStore + wideIntegers

@@ -21,12 +21,12 @@ extension ProbeCase {
                 write: { defaults in
                     defaults.set(Int.max, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: 0, "typed", defaults: defaults).wrappedValue = .max
+                    UserDefault(wrappedValue: 0, "typed", store: DefaultsStore(defaults)).wrappedValue = .max
                 },
                 verify: { defaults in
                     expect(defaults.integer(forKey: "raw") == 0, "integer(forKey:) now reads Int.max")
                         + expect(
-                            UserDefault(wrappedValue: 0, "typed", defaults: defaults).wrappedValue == .max,
+                            UserDefault(wrappedValue: 0, "typed", store: DefaultsStore(defaults)).wrappedValue == .max,
                             "typed Int.max")
                 }),
             ProbeCase(
@@ -34,14 +34,17 @@ extension ProbeCase {
                 write: { defaults in
                     defaults.set(webURL, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults).wrappedValue =
+                    UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", store: DefaultsStore(defaults))
+                        .wrappedValue =
                         webURL
                 },
                 verify: { defaults in
                     expect(defaults.url(forKey: "raw") != webURL, "url(forKey:) now keeps web URLs")
                         + expect(
-                            UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "typed", defaults: defaults)
-                                .wrappedValue
+                            UserDefault(
+                                wrappedValue: URL(fileURLWithPath: "/"), "typed", store: DefaultsStore(defaults)
+                            )
+                            .wrappedValue
                                 == webURL, "typed URL")
                 }),
             ProbeCase(
@@ -49,12 +52,13 @@ extension ProbeCase {
                 write: { defaults in
                     defaults.set(Float(0.1), forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: Float(0), "typed", defaults: defaults).wrappedValue = 0.1
+                    UserDefault(wrappedValue: Float(0), "typed", store: DefaultsStore(defaults)).wrappedValue = 0.1
                 },
                 verify: { defaults in
                     expect(defaults.object(forKey: "raw") as? Float == nil, "a stored Float now reads as Float")
                         + expect(
-                            UserDefault(wrappedValue: Float(0), "typed", defaults: defaults).wrappedValue == 0.1,
+                            UserDefault(wrappedValue: Float(0), "typed", store: DefaultsStore(defaults)).wrappedValue
+                                == 0.1,
                             "typed Float")
                 }),
             ProbeCase(
@@ -62,13 +66,14 @@ extension ProbeCase {
                 write: { defaults in
                     defaults.set(fractionalDate, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: Date.distantPast, "typed", defaults: defaults).wrappedValue =
+                    UserDefault(wrappedValue: Date.distantPast, "typed", store: DefaultsStore(defaults)).wrappedValue =
                         fractionalDate
                 },
                 verify: { defaults in
                     expect(defaults.object(forKey: "raw") as? Date != fractionalDate, "plain dates now keep fractions")
                         + expect(
-                            UserDefault(wrappedValue: Date.distantPast, "typed", defaults: defaults).wrappedValue
+                            UserDefault(wrappedValue: Date.distantPast, "typed", store: DefaultsStore(defaults))
+                                .wrappedValue
                                 == fractionalDate, "typed Date")
                 }),
             // corelibs' XML writer drops the sign of zero; ours keeps it.
@@ -77,11 +82,11 @@ extension ProbeCase {
                 write: { defaults in
                     defaults.set(-0.0, forKey: "raw")
                     defaults.synchronize()
-                    UserDefault(wrappedValue: 1.0, "typed", defaults: defaults).wrappedValue = -0.0
+                    UserDefault(wrappedValue: 1.0, "typed", store: DefaultsStore(defaults)).wrappedValue = -0.0
                 },
                 verify: { defaults in
                     let raw = defaults.double(forKey: "raw")
-                    let typed = UserDefault(wrappedValue: 1.0, "typed", defaults: defaults).wrappedValue
+                    let typed = UserDefault(wrappedValue: 1.0, "typed", store: DefaultsStore(defaults)).wrappedValue
                     return expect(raw == 0 && raw.sign == .plus, "plain -0.0 now keeps its sign")
                         + expect(typed == 0 && typed.sign == .minus, "typed -0.0 lost its sign")
                 }),

@@ -81,7 +81,7 @@ enum MigrationScenario {
             // Counts each run of the step in a file: two processes at once must count one.
             guard let counter = arguments.first else { throw Failure("usage: migrate-counted SUITE FILE") }
             let store = try DefaultsStore(suiteName: suite)
-            let step = DefaultsMigration.custom("count") { values in
+            let step = DefaultsMigration.editStoredValues("count") { values in
                 let line = Data("ran in \(getpid())\n".utf8)
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: counter))
                 try handle.seekToEnd()
@@ -96,8 +96,8 @@ enum MigrationScenario {
         case "migrate-stall":
             // Stops inside a step that has changed every key, until killed.
             let store = try DefaultsStore(suiteName: suite)
-            let step = DefaultsMigration.custom("stall") { values in
-                for key in values.keys { values[key] = nil }
+            let step = DefaultsMigration.editStoredValues("stall") { values in
+                values.removeAll()
                 values["half-done"] = true
                 say("inside")
                 while true { sleep(60) }

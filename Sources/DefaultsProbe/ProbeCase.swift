@@ -15,7 +15,7 @@ struct ProbeCase {
         same: @escaping (Value, Value) -> Bool
     ) -> ProbeCase {
         func wrapper(_ index: Int, _ defaults: UserDefaults) -> UserDefault<Value> {
-            UserDefault(wrappedValue: defaultValue, "\(name).\(index)", defaults: defaults)
+            UserDefault(wrappedValue: defaultValue, "\(name).\(index)", store: DefaultsStore(defaults))
         }
         return ProbeCase(
             name: name,

@@ -1,3 +1,5 @@
+import Foundation
+
 // Spellings kept so that code written against earlier versions still compiles, each with a
 // warning that names its replacement. They go in the next major version.
 
@@ -101,4 +103,114 @@ extension DefaultsStore {
     /// How many migration steps the suite has run.
     @available(*, deprecated, renamed: "migrationVersion")
     public var schemaVersion: Int { migrationVersion }
+}
+
+/// Any property-list value, as an untyped `Any`: a second spelling of ``DefaultsStoredValue``,
+/// which is `Sendable`, `Hashable`, and refuses a value that is not a property list when it is
+/// made rather than when it is written.
+@available(*, deprecated, message: "store a DefaultsStoredValue: DefaultsStoredValue(propertyListObject:)")
+public struct DefaultsPropertyList: DefaultsValue {
+    /// The property-list object: a string, number, boolean, `Data`, `Date`, or an array or
+    /// `String`-keyed dictionary of these.
+    public let object: Any
+
+    /// A value holding `object`, refused when written if it is not a property list.
+    public init(_ object: Any) {
+        self.object = object
+    }
+
+    public init(_propertyListObject object: Any) {
+        self.object = object
+    }
+
+    public var _propertyListObject: Any { object }
+}
+
+extension UserDefault {
+    /// Declares a stored property with a default value, in the suite of `defaults`.
+    @available(*, deprecated, message: "pass store: DefaultsStore(defaults)")
+    public init(wrappedValue defaultValue: Value, _ key: String, defaults: UserDefaults) {
+        self.init(wrappedValue: defaultValue, key, store: DefaultsStore(defaults))
+    }
+
+    /// Declares an optional stored property whose default is `nil`, in the suite of `defaults`.
+    @available(*, deprecated, message: "pass store: DefaultsStore(defaults)")
+    public init(_ key: String, defaults: UserDefaults) where Value: ExpressibleByNilLiteral {
+        self.init(wrappedValue: nil, key, store: DefaultsStore(defaults))
+    }
+}
+
+extension DefaultsRule where Value: Sendable {
+    /// Replaces a value for which `condition` holds with `replacement`.
+    @available(*, deprecated, message: "chain .ensure(when:use:) on the key or property")
+    public static func ensure(when condition: @escaping @Sendable (Value) -> Bool, use replacement: Value) -> Self {
+        .replacing(when: condition, with: replacement)
+    }
+
+    /// Replaces a value that `isValid` rejects with the default.
+    @available(*, deprecated, message: "chain .validate(_:) on the key or property")
+    public static func validate(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
+        .defaultUnless(isValid)
+    }
+
+    /// Brings a value outside `range` to the nearer bound.
+    @available(*, deprecated, message: "chain .clamped(to:) on the key or property")
+    public static func clamped(to range: ClosedRange<Value>) -> Self where Value: Comparable {
+        .nearestBound(in: range)
+    }
+
+    /// Replaces `nil` with `replacement`.
+    @available(*, deprecated, message: "chain .whenNil(use:) on the key or property")
+    public static func whenNil<Wrapped: Sendable>(use replacement: Wrapped) -> Self where Value == Wrapped? {
+        .replacingNil(with: replacement)
+    }
+}
+
+extension DefaultsMigration {
+    /// A step of your own, with the stored objects of the whole suite as `Any`.
+    @available(*, deprecated, message: "use editStoredValues(_:_:), whose body edits DefaultsStoredValues")
+    public static func custom(
+        _ summary: String, _ body: @escaping @Sendable (inout DefaultsMigrationValues) throws -> Void
+    ) -> DefaultsMigration {
+        DefaultsMigration(summary) { work in
+            var values = DefaultsMigrationValues(work: work)
+            try body(&values)
+            work = try values.checkedWork()
+        }
+    }
+}
+
+/// The stored objects of a suite as `Any`, as a ``DefaultsMigration/custom(_:_:)`` step reads
+/// and changes them.
+@available(
+    *, deprecated, message: "use DefaultsMigration.editStoredValues(_:_:), whose body edits DefaultsStoredValues"
+)
+public struct DefaultsMigrationValues {
+    private(set) var work: MigrationWork
+
+    init(work: MigrationWork) {
+        self.work = work
+    }
+
+    /// Every key the suite holds, with this step's changes.
+    public var keys: [String] {
+        work.keys.sorted().map(\.name)
+    }
+
+    /// The stored object for `key` (`nil` when nothing is stored); set `nil` to remove it.
+    public subscript(key: String) -> Any? {
+        get { work[key]?.object }
+        set { work[key] = newValue.map(PropertyList.init) }
+    }
+
+    /// The work, once every object this step stored is a property list.
+    func checkedWork() throws -> MigrationWork {
+        for (key, object) in work.changes {
+            guard let object = object?.object else { continue }
+            if let problem = StoredObject.storageProblem(object) {
+                throw DefaultsError.encodingFailed(key: key.name, underlying: problem.error(valueType: nil))
+            }
+        }
+        return work
+    }
 }

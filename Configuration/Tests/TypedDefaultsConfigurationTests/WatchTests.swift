@@ -2,7 +2,7 @@ import Configuration
 import Foundation
 import Testing
 import TypedDefaults
-import TypedDefaultsConfiguration
+@testable import TypedDefaultsConfiguration
 
 /// Watches give the current value, then every change the store hears of, with no polling, and
 /// end cleanly.
@@ -40,7 +40,7 @@ import TypedDefaultsConfiguration
         store[limit] = 3
         try await watching.value
         #expect(received.all == [1, 2, nil, 3])
-        #expect(provider.watchCount == 0, "the watch ended with its handler")
+        #expect(provider.runningWatches == 0, "the watch ended with its handler")
     }
 
     /// Another process writes with the tool: the watch hears it through the file watcher, and
@@ -85,7 +85,7 @@ import TypedDefaultsConfiguration
                     return received.all
                 }
             }
-            #expect(await eventually { provider.watchCount == 50 })
+            #expect(await eventually { provider.runningWatches == 50 })
             for key in keys { store[key] = 2 }
             var ended = 0
             for try await received in group {
@@ -94,7 +94,7 @@ import TypedDefaultsConfiguration
             }
             #expect(ended == 50)
         }
-        #expect(provider.watchCount == 0)
+        #expect(provider.runningWatches == 0)
     }
 
     /// A watch whose task is cancelled mid-stream ends and leaves no watcher behind; a provider
@@ -114,7 +114,7 @@ import TypedDefaultsConfiguration
         #expect(await eventually { received.all.last == 5 })
         watching.cancel()
         try await watching.value
-        #expect(provider?.watchCount == 0)
+        #expect(provider?.runningWatches == 0)
         provider = nil
         #expect(released == nil, "the provider and its store observation are released")
         store[limit] = 6  // no one left to tell

@@ -55,13 +55,15 @@ enum HistoryWorker {
     /// The steps every worker migrates the suite with; half way through its run, with one more.
     static func migrations(all: Bool) -> [DefaultsMigration] {
         let first: [DefaultsMigration] = [
-            .custom("count the first step's runs") { values in values["m.first"] = (values["m.first"] as? Int ?? 0) + 1
+            .editStoredValues("count the first step's runs") { values in
+                values["m.first"] = .integer(Int64(values["m.first"]?.intValue ?? 0) + 1)
             },
             .renameKey("legacy", to: "renamed"),
         ]
         guard all else { return first }
         return first + [
-            .custom("count the third step's runs") { values in values["m.third"] = (values["m.third"] as? Int ?? 0) + 1
+            .editStoredValues("count the third step's runs") { values in
+                values["m.third"] = .integer(Int64(values["m.third"]?.intValue ?? 0) + 1)
             }
         ]
     }

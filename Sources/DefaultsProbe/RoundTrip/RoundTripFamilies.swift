@@ -77,9 +77,6 @@ extension RoundTripFamily {
             .values("preferSecureCoding", ArchivedPin.self, count: 20),
             .values("storedValue", DefaultsStoredValue.self, count: 100),
             .values(
-                "propertyList", count: 30, generate: RoundTripObjects.propertyList,
-                fingerprint: { DefaultsStoredValue.objectFingerprint($0.object) }, typedKey: nil),
-            .values(
                 "nsString", count: 20, generate: { NSString(string: String.generate(&$0)) },
                 fingerprint: { Fingerprint.text($0 as String) }, typedKey: nil),
             .values(

@@ -54,11 +54,6 @@ extension RoundTripFamily {
                     let outsider: Any = draw.pick([NSNull(), Set([1, 2]) as Any, NSObject(), UUID()])
                     return (valid, NSArray(array: valid.adding(outsider)))
                 }, fingerprint: { (value: NSArray) in DefaultsStoredValue.objectFingerprint(value) }),
-            .refusals(
-                "refused.propertyList", count: 10,
-                generate: { draw in
-                    (RoundTripObjects.propertyList(&draw), DefaultsPropertyList(["set": Set(["a"])] as [String: Any]))
-                }, fingerprint: { DefaultsStoredValue.objectFingerprint($0.object) }),
         ]
         families.append(
             .refusals(

@@ -1,7 +1,7 @@
 import Foundation
 import TypedDefaults
 
-// Untyped values: `DefaultsStoredValue`, `DefaultsPropertyList` and Foundation's property-list
+// Untyped values: `DefaultsStoredValue` and Foundation's property-list
 // classes, with the JSON text `DefaultsStoredValue(json:)` reads.
 
 extension DefaultsStoredValue: RoundTripValue {
@@ -74,13 +74,9 @@ extension DefaultsStoredValue: RoundTripValue {
     }
 }
 
-/// What a `DefaultsPropertyList`, `NSArray` or `NSDictionary` is made of: a stored value's
-/// objects. The run draws the value and makes the object of it.
+/// What an `NSArray` or `NSDictionary` is made of: a stored value's objects. The run draws the
+/// value and makes the object of it.
 enum RoundTripObjects {
-    static func propertyList(_ draw: inout Draw) -> DefaultsPropertyList {
-        DefaultsPropertyList(DefaultsStoredValue.generate(&draw).propertyListObject)
-    }
-
     /// Foundation's collections hold one key of two canonical twins: none are drawn for them.
     static func array(_ draw: inout Draw) -> NSArray {
         draw.twinKeys = false

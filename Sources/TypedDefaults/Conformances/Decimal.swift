@@ -13,28 +13,25 @@ import Foundation
 /// `"1,5"`, `" 1"`) or lies outside `Decimal`'s range is a type mismatch, where
 /// `Decimal(string:)` would read the `1` and drop the rest.
 extension Decimal: DefaultsValueConvertible {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
-        switch stored.object {
-        case let text as String:
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
+        let number: Decimal?
+        switch stored {
+        case .string(let text):
             guard let value = DecimalText.parse(text) else {
                 throw DefaultsTypeMismatch(expected: Decimal.self, found: text)
             }
-            self = value
-        default:
-            let number: Decimal?
-            switch StoredObject.number(stored.object) {
-            case .signed(let value): number = Decimal(value)
-            case .unsigned(let value): number = Decimal(value)
-            case .floating(let value): number = value.isFinite ? DecimalText.parse("\(value)") : nil
-            case .bool, nil: number = nil
-            }
-            guard let number else { throw DefaultsTypeMismatch(expected: Decimal.self, found: stored.object) }
-            self = number
+            number = value
+        case .integer(let value): number = Decimal(value)
+        case .unsignedInteger(let value): number = Decimal(value)
+        case .real(let value): number = value.isFinite ? DecimalText.parse("\(value)") : nil
+        default: number = nil
         }
+        guard let number else { throw DefaultsTypeMismatch(expected: Decimal.self, found: stored.propertyListObject) }
+        self = number
     }
 
-    public func defaultsRepresentation() -> DefaultsPropertyList {
-        DefaultsPropertyList(isNaN ? "NaN" : description)
+    public func defaultsRepresentation() -> DefaultsStoredValue {
+        .string(isNaN ? "NaN" : description)
     }
 }
 

@@ -27,20 +27,20 @@ extension DefaultsValueConvertible where Self: NSString {
 }
 
 extension NSNumber: DefaultsValueConvertible {
-    public func defaultsRepresentation() -> DefaultsPropertyList {
-        DefaultsPropertyList(FoundationObject.propertyList(self))
+    public func defaultsRepresentation() throws -> DefaultsStoredValue {
+        try FoundationObject.storedValue(of: self, as: "NSNumber")
     }
 }
 
 extension DefaultsValueConvertible where Self: NSNumber {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
         let number: NSNumber
-        switch StoredObject.number(stored.object) {
-        case .bool(let value): number = NSNumber(value: value)
-        case .signed(let value): number = NSNumber(value: value)
-        case .unsigned(let value): number = NSNumber(value: value)
-        case .floating(let value): number = NSNumber(value: value)
-        case nil: throw DefaultsTypeMismatch(expected: Self.self, found: stored.object)
+        switch stored {
+        case .boolean(let value): number = NSNumber(value: value)
+        case .integer(let value): number = NSNumber(value: value)
+        case .unsignedInteger(let value): number = NSNumber(value: value)
+        case .real(let value): number = NSNumber(value: value)
+        default: throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
         }
         self = try FoundationObject.cast(number, to: Self.self)
     }
@@ -71,29 +71,29 @@ extension DefaultsValueConvertible where Self: NSData {
 
 extension NSURL: DefaultsValueConvertible {
     /// Stored as `URL` stores it, and read in every form `URL` reads.
-    public func defaultsRepresentation() throws -> DefaultsPropertyList {
+    public func defaultsRepresentation() throws -> DefaultsStoredValue {
         guard let url = absoluteURL else { throw NotAPropertyList(type: NSURL.self) }
         return url.defaultsRepresentation()
     }
 }
 
 extension DefaultsValueConvertible where Self: NSURL {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
         self = try FoundationObject.cast(try URL(defaultsRepresentation: stored) as NSURL, to: Self.self)
     }
 }
 
 extension NSArray: DefaultsValueConvertible {
     /// Refused (nothing is written) when an element is not a property-list value.
-    public func defaultsRepresentation() -> DefaultsPropertyList {
-        DefaultsPropertyList(FoundationObject.propertyList(self))
+    public func defaultsRepresentation() throws -> DefaultsStoredValue {
+        try FoundationObject.storedValue(of: self, as: "NSArray")
     }
 }
 
 extension DefaultsValueConvertible where Self: NSArray {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
-        guard let elements = StoredObject.array(stored.object) else {
-            throw DefaultsTypeMismatch(expected: Self.self, found: stored.object)
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
+        guard case .array = stored, let elements = StoredObject.array(stored.propertyListObject) else {
+            throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
         }
         self = try FoundationObject.cast(NSArray(array: elements), to: Self.self)
     }
@@ -101,15 +101,15 @@ extension DefaultsValueConvertible where Self: NSArray {
 
 extension NSDictionary: DefaultsValueConvertible {
     /// Refused (nothing is written) when a key is not a string or a value not a property-list value.
-    public func defaultsRepresentation() -> DefaultsPropertyList {
-        DefaultsPropertyList(FoundationObject.propertyList(self))
+    public func defaultsRepresentation() throws -> DefaultsStoredValue {
+        try FoundationObject.storedValue(of: self, as: "NSDictionary")
     }
 }
 
 extension DefaultsValueConvertible where Self: NSDictionary {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
-        guard let entries = StoredObject.dictionary(stored.object) else {
-            throw DefaultsTypeMismatch(expected: Self.self, found: stored.object)
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
+        guard case .dictionary = stored, let entries = StoredObject.dictionary(stored.propertyListObject) else {
+            throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
         }
         self = try FoundationObject.cast(NSDictionary(dictionary: entries), to: Self.self)
     }
@@ -117,6 +117,15 @@ extension DefaultsValueConvertible where Self: NSDictionary {
 
 /// Turning Foundation objects into the Swift property-list values the store writes, and back.
 enum FoundationObject {
+    /// The stored value of a Foundation object; refused, saying where in it, when it holds
+    /// something that is no property list or nests deeper than a suite may hold.
+    static func storedValue(of object: NSObject, as typeName: String) throws -> DefaultsStoredValue {
+        let propertyList = propertyList(object)
+        if let value = DefaultsStoredValue(propertyListObject: propertyList) { return value }
+        throw StoredObject.storageProblem(propertyList)?.error(valueType: typeName)
+            ?? NotAPropertyList(type: type(of: object))
+    }
+
     /// `object` as `Type`, or a mismatch when `Type` is a subclass the stored value cannot make.
     static func cast<Object, Type>(_ object: Object, to type: Type.Type) throws -> Type {
         guard let cast = object as? Type else {

@@ -17,14 +17,14 @@ import Foundation
 /// sindresorhus/Defaults writes (`"\"https://swift.org\""`). So a string stored without a
 /// scheme that starts with `/` reads as a file URL, not as a relative URL.
 extension URL: DefaultsValueConvertible {
-    public init(defaultsRepresentation stored: DefaultsPropertyList) throws {
-        switch stored.object {
-        case let string as String:
+    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
+        switch stored {
+        case .string(let string):
             if string.count >= 2, string.hasPrefix("\""), string.hasSuffix("\""),
                 let unquoted = try? JSONDecoder().decode(String.self, from: Data(string.utf8))
             {
                 // sindresorhus/Defaults stores a URL as a JSON string: quoted. No URL starts with a quote.
-                self = try URL(defaultsRepresentation: DefaultsPropertyList(unquoted))
+                self = try URL(defaultsRepresentation: .string(unquoted))
             } else if string.hasPrefix("/") {
                 self = URL(fileURLWithPath: string)
             } else if string.hasPrefix("~") {
@@ -34,15 +34,15 @@ extension URL: DefaultsValueConvertible {
             } else {
                 throw DefaultsTypeMismatch(expected: URL.self, found: string)
             }
-        case let data as Data:
+        case .data(let data):
             // Checked whole first: corelibs crashes on a crafted NSURL archive (`NS.base` the URL itself).
             self = try KeyedArchive.unarchive(NSURL.self, from: data) as URL
         default:
-            throw DefaultsTypeMismatch(expected: URL.self, found: stored.object)
+            throw DefaultsTypeMismatch(expected: URL.self, found: stored.propertyListObject)
         }
     }
 
-    public func defaultsRepresentation() -> DefaultsPropertyList {
-        DefaultsPropertyList(absoluteString)
+    public func defaultsRepresentation() -> DefaultsStoredValue {
+        .string(absoluteString)
     }
 }

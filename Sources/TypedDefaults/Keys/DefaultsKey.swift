@@ -149,7 +149,7 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     /// The same key with `rule` applied after the existing rules.
     ///
     /// ```swift
-    /// static let port = DefaultsKey<Int>("port", default: 8080).adding(.validate { $0 > 0 })
+    /// static let even = DefaultsKey<Int>("even", default: 0).adding(DefaultsRule { value, _ in value - value % 2 })
     /// ```
     public func adding(_ rule: DefaultsRule<Value>) -> DefaultsKey<Value> {
         DefaultsKey(

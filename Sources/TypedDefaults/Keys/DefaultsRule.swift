@@ -36,27 +36,24 @@ public struct DefaultsRule<Value>: Sendable {
 }
 
 extension DefaultsRule where Value: Sendable {
-    /// Replaces a value for which `condition` holds with `replacement`.
-    public static func ensure(when condition: @escaping @Sendable (Value) -> Bool, use replacement: Value) -> Self {
+    /// The rules the chained methods of ``DefaultsRuleChaining`` add.
+    static func replacing(when condition: @escaping @Sendable (Value) -> Bool, with replacement: Value) -> Self {
         Self { value, _ in condition(value) ? replacement : value }
     }
 
-    /// Replaces a value that `isValid` rejects with the default.
-    public static func validate(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
+    static func defaultUnless(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
         Self { value, defaultValue in isValid(value) ? value : defaultValue }
     }
 
-    /// Brings a value outside `range` to the nearer bound. A floating-point NaN, which lies
-    /// outside every range, becomes the lower bound.
-    public static func clamped(to range: ClosedRange<Value>) -> Self where Value: Comparable {
+    /// A floating-point NaN, which lies outside every range, becomes the lower bound.
+    static func nearestBound(in range: ClosedRange<Value>) -> Self where Value: Comparable {
         Self { value, _ in
             guard range.contains(value) else { return value > range.upperBound ? range.upperBound : range.lowerBound }
             return value
         }
     }
 
-    /// Replaces `nil` with `replacement`.
-    public static func whenNil<Wrapped: Sendable>(use replacement: Wrapped) -> Self where Value == Wrapped? {
+    static func replacingNil<Wrapped: Sendable>(with replacement: Wrapped) -> Self where Value == Wrapped? {
         Self { value, _ in value ?? replacement }
     }
 }
@@ -86,40 +83,40 @@ public protocol DefaultsRuleChaining {
 }
 
 extension DefaultsRuleChaining where Value: Sendable {
-    /// Adds ``DefaultsRule/ensure(when:use:)``: a value for which `condition` holds becomes
-    /// `replacement`.
+    /// Adds a rule: a value for which `condition` holds becomes `replacement`.
     ///
     /// ```swift
     /// static let volume = DefaultsKey<Int>("volume", default: 5).ensure(when: { $0 == 7 }, use: 8)
     /// ```
     public func ensure(when condition: @escaping @Sendable (Value) -> Bool, use replacement: Value) -> Self {
-        adding(.ensure(when: condition, use: replacement))
+        adding(.replacing(when: condition, with: replacement))
     }
 
-    /// Adds ``DefaultsRule/validate(_:)``: a value `isValid` rejects becomes the default.
+    /// Adds a rule: a value `isValid` rejects becomes the default.
     ///
     /// ```swift
     /// static let port = DefaultsKey<Int>("port", default: 8080).validate { (1...65535).contains($0) }
     /// ```
     public func validate(_ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
-        adding(.validate(isValid))
+        adding(.defaultUnless(isValid))
     }
 
-    /// Adds ``DefaultsRule/clamped(to:)``: a value outside `range` becomes the nearer bound.
+    /// Adds a rule: a value outside `range` becomes the nearer bound, and a floating-point NaN,
+    /// which lies outside every range, the lower bound.
     ///
     /// ```swift
     /// static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1)
     /// ```
     public func clamped(to range: ClosedRange<Value>) -> Self where Value: Comparable {
-        adding(.clamped(to: range))
+        adding(.nearestBound(in: range))
     }
 
-    /// Adds ``DefaultsRule/whenNil(use:)``: `nil` becomes `replacement`.
+    /// Adds a rule: `nil` becomes `replacement`.
     ///
     /// ```swift
     /// static let nickname = DefaultsKey<String?>("nickname").whenNil(use: "friend")
     /// ```
     public func whenNil<Wrapped: Sendable>(use replacement: Wrapped) -> Self where Value == Wrapped? {
-        adding(.whenNil(use: replacement))
+        adding(.replacingNil(with: replacement))
     }
 }

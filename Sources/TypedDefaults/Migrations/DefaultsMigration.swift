@@ -156,32 +156,39 @@ extension DefaultsMigration {
         return DefaultsMigration("decode the JSON of \"\(key)\" as \(Value.self)", step.apply)
     }
 
-    /// A step of your own, with the stored objects of the whole suite to read and change.
+    /// A step of your own, with the stored values of the whole suite to read and change, as
+    /// ``DefaultsStore/editStoredValues(_:)`` has them.
     ///
     /// ```swift
-    /// .custom("split the window frame") { values in
-    ///     guard let frame = values["frame"] as? [Double], frame.count == 4 else { return }
+    /// .editStoredValues("split the window frame") { values in
+    ///     guard case .array(let frame) = values["frame"], frame.count == 4 else { return }
     ///     values["origin"] = ["x": frame[0], "y": frame[1]]
     ///     values["size"] = ["width": frame[2], "height": frame[3]]
     ///     values["frame"] = nil
     /// }
     /// ```
     ///
-    /// Objects are property-list values: `String`, numbers, `Bool`, `Data`, `Date`, and arrays
-    /// and `String`-keyed dictionaries of these. Storing anything else fails the step.
+    /// Each key whose value the body changed is stored, and each key it removed is removed.
     ///
     /// - Parameters:
     ///   - summary: what the step does, as a ``DefaultsMigrationReport`` and
     ///     ``DefaultsError/migrationFailed(version:step:underlying:)`` name it.
-    ///   - body: reads and changes the stored objects of the suite; an error it throws fails the
+    ///   - body: reads and changes the stored values of the suite; an error it throws fails the
     ///     step, and nothing it changed is stored.
-    public static func custom(
-        _ summary: String, _ body: @escaping @Sendable (inout DefaultsMigrationValues) throws -> Void
+    public static func editStoredValues(
+        _ summary: String, _ body: @escaping @Sendable (inout [DefaultsStoredKey: DefaultsStoredValue]) throws -> Void
     ) -> DefaultsMigration {
         DefaultsMigration(summary) { work in
-            var values = DefaultsMigrationValues(work: work)
+            var before: [DefaultsStoredKey: PropertyList] = [:]
+            for key in work.keys { before[key] = work[stored: key] }
+            var values = try DefaultsStoredValue.values(of: before)
             try body(&values)
-            work = try values.checkedWork()
+            for key in Set(before.keys).union(values.keys) {
+                let after = try values[key].map { value throws(DefaultsError) in
+                    try Conversion.encode(value, key: key.name).get()
+                }
+                if !PropertyList.same(before[key], after) { work[stored: key] = after }
+            }
         }
     }
 }

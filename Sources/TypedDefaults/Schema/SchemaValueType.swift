@@ -61,7 +61,7 @@ extension Optional: SchemaDescribable where Wrapped: DefaultsValue {
 /// Works out what a suite stores for a Swift type.
 enum SchemaValueType {
     /// The schema type of a stored type: exact for the native values, ``DefaultsSchema/ValueType/any``
-    /// for one only the program knows (`DefaultsPropertyList`, a custom ``DefaultsValue``).
+    /// for one only the program knows (a custom ``DefaultsValue``).
     static func of(stored type: Any.Type) -> DefaultsSchema.ValueType {
         (type as? any SchemaDescribable.Type)?.schemaValueType ?? .any
     }

@@ -11,7 +11,7 @@ extension UserDefaults {
     ///
     /// ```swift
     /// let defaults = try UserDefaults.suite(named: "com.example.app")
-    /// @UserDefault("theme", defaults: defaults) var theme = Theme.system
+    /// @UserDefault("theme", store: DefaultsStore(defaults)) var theme = Theme.system
     /// ```
     ///
     /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)``.

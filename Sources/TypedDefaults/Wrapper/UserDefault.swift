@@ -86,20 +86,6 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         self.init(key: key, defaultSource: .fallback(defaultValue), rules: [], didSetHandlers: [], store: store)
     }
 
-    /// Declares a stored property with a default value, in the suite of `defaults`.
-    ///
-    /// ```swift
-    /// @UserDefault("theme", defaults: UserDefaults(suiteName: "com.example.app")!) var theme = Theme.system
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - defaultValue: the value read while nothing is stored; it is never written.
-    ///   - key: the name the value is stored under.
-    ///   - defaults: the `UserDefaults` object whose suite holds the value.
-    public init(wrappedValue defaultValue: Value, _ key: String, defaults: UserDefaults) {
-        self.init(wrappedValue: defaultValue, key, store: DefaultsStore(defaults))
-    }
-
     /// Declares an optional stored property whose default is `nil`.
     ///
     /// ```swift
@@ -111,15 +97,6 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ///   - store: the store the value lives in; `.standard` unless given.
     public init(_ key: String, store: DefaultsStore = .standard) where Value: ExpressibleByNilLiteral {
         self.init(wrappedValue: nil, key, store: store)
-    }
-
-    /// Declares an optional stored property whose default is `nil`, in the suite of `defaults`.
-    ///
-    /// - Parameters:
-    ///   - key: the name the value is stored under.
-    ///   - defaults: the `UserDefaults` object whose suite holds the value.
-    public init(_ key: String, defaults: UserDefaults) where Value: ExpressibleByNilLiteral {
-        self.init(wrappedValue: nil, key, defaults: defaults)
     }
 
     /// What a read returns while nothing readable is stored: the default with the rules
@@ -396,7 +373,7 @@ extension UserDefault: DefaultsRuleChaining {
     /// The same property with `rule` applied after the existing rules.
     ///
     /// ```swift
-    /// _retries = UserDefault(wrappedValue: 3, "retries").adding(.validate { $0 >= 0 })
+    /// _retries = UserDefault(wrappedValue: 3, "retries").adding(DefaultsRule { value, _ in max(value, 0) })
     /// ```
     public func adding(_ rule: DefaultsRule<Value>) -> UserDefault<Value> {
         let ruled = UserDefault(

@@ -22,8 +22,8 @@ struct Counted: Equatable, DefaultsValueConvertible {
         let byName = try DefaultsStore(suiteName: suite.name)
         @UserDefault("shared", store: byName) var viaName = 0
         @UserDefault("shared", store: DefaultsStore(suite.defaults)) var viaStore = 0
-        @UserDefault("shared", defaults: suite.defaults) var viaDefaults = 0
-        @UserDefault("shared", defaults: UserDefaults(suiteName: suite.name)!) var viaOtherObject = 0
+        @UserDefault("shared", store: DefaultsStore(suite.defaults)) var viaDefaults = 0
+        @UserDefault("shared", store: DefaultsStore(UserDefaults(suiteName: suite.name)!)) var viaOtherObject = 0
 
         viaName = 1
         #expect([viaStore, viaDefaults, viaOtherObject] == [Int](repeating: 1, count: 3))
@@ -39,7 +39,7 @@ struct Counted: Equatable, DefaultsValueConvertible {
             init(store: DefaultsStore) { _volume = UserDefault(wrappedValue: 0.5, "volume", store: store) }
         }
         let store = try DefaultsStore(suiteName: suite.name)
-        @UserDefault("volume", defaults: UserDefaults(suiteName: suite.name)!) var volume = 0.5
+        @UserDefault("volume", store: DefaultsStore(UserDefaults(suiteName: suite.name)!)) var volume = 0.5
 
         let player = Player(store: store)
         player.volume = 0.8

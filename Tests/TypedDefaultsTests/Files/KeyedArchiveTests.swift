@@ -62,7 +62,7 @@ final class Specimen: NSObject, NSSecureCoding, DefaultsValueConvertible {
     /// An `NSURL` archived by corelibs (a string relative to a base) reads as a `URL`.
     @Test func anArchivedNSURLReadsAsAURL() throws {
         let archive = try NSKeyedArchiver.archivedData(withRootObject: Self.page, requiringSecureCoding: true)
-        let url = try URL(defaultsRepresentation: DefaultsPropertyList(archive))
+        let url = try URL(defaultsRepresentation: .data(archive))
         #expect(url.absoluteString == "https://example.com/dir/page?q=1")
     }
 

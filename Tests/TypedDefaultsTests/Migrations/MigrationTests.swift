@@ -46,7 +46,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         try suite.store.migrate(Array(Self.articleSteps.prefix(1)))
         #expect(suite.store.migrationVersion == 1)
         let counter = Counter()
-        let counted = DefaultsMigration.custom("count") { _ in counter.increment() }
+        let counted = DefaultsMigration.editStoredValues("count") { _ in counter.increment() }
         try suite.store.migrate(Self.articleSteps + [counted])
         try suite.store.migrate(Self.articleSteps + [counted])
         #expect(suite.store.migrationVersion == 4)
@@ -80,7 +80,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         suite.plant(true, forKey: "legacyFlag")
         let before = try #require(try suite.fileBytes())
         let steps: [DefaultsMigration] = [
-            .custom("drop, then fail") { values in
+            .editStoredValues("drop, then fail") { values in
                 values["legacyFlag"] = nil
                 struct Refused: Error {}
                 throw Refused()
@@ -120,7 +120,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         let suite = try TestSuite()
         let store = suite.store
         let counter = UserDefault(wrappedValue: 0, "counter", store: store)
-        let updating = DefaultsMigration.custom("update and flush") { values in
+        let updating = DefaultsMigration.editStoredValues("update and flush") { values in
             counter.update { $0 += 1 }
             try store.flush()
             values["stepRan"] = true
@@ -130,7 +130,7 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(try suite.flushedObject(forKey: "counter") as? Int == 1)
         #expect(try suite.flushedObject(forKey: "stepRan") as? Bool == true)
 
-        let nested = DefaultsMigration.custom("migrate again") { _ in
+        let nested = DefaultsMigration.editStoredValues("migrate again") { _ in
             try store.migrate([.dropKey("unused"), .dropKey("counter")])
         }
         let (thrown, _) = ReportedErrors.during {
@@ -243,12 +243,12 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(suite.store.migrationVersion == 0)
     }
 
-    @Test func aCustomStepSeesEveryKeyAndStoresOnlyPropertyLists() throws {
+    @Test func aStepOfYourOwnSeesEveryKeyAndStoresWhatItChanged() throws {
         let suite = try TestSuite()
         suite.plant([1.0, 2.0, 3.0, 4.0], forKey: "frame")
-        let split = DefaultsMigration.custom("split the frame") { values in
+        let split = DefaultsMigration.editStoredValues("split the frame") { values in
             #expect(values.keys.contains("frame"))
-            guard let frame = values["frame"] as? [Double], frame.count == 4 else { return }
+            guard case .array(let frame) = values["frame"], frame.count == 4 else { return }
             values["origin"] = ["x": frame[0], "y": frame[1]]
             values["size"] = ["width": frame[2], "height": frame[3]]
             values["frame"] = nil
@@ -259,7 +259,10 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
         #expect(try suite.flushedObject(forKey: "frame") == nil)
 
         let before = try suite.fileBytes()
-        let refused = DefaultsMigration.custom("store a set") { values in values["tags"] = Set(["a"]) }
+        let refused = DefaultsMigration.editStoredValues("change, then fail") { values in
+            values["origin"] = nil
+            throw CocoaError(.fileWriteUnknown)
+        }
         _ = ReportedErrors.during { #expect(throws: DefaultsError.self) { try suite.store.migrate([split, refused]) } }
         #expect(try suite.fileBytes() == before)
     }

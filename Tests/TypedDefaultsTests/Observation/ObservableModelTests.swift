@@ -92,7 +92,7 @@ private final class UnobservedModel {
             ("a reset", { otherHandle.reset() }),
             ("an update", { otherHandle.update { $0 += 5 } }),
             ("removeAll", { store.removeAll() }),
-            ("a migration", { try store.migrate([.custom("set") { $0["counter"] = 9 }]) }),
+            ("a migration", { try store.migrate([.editStoredValues("set") { $0["counter"] = 9 }]) }),
         ]
         for (what, change) in changes {
             let seen = track { _ = model.counter }

@@ -13,7 +13,7 @@ func expectFailedRead<Value: DefaultsValueConvertible & Equatable>(
     suite.plant(object, forKey: "key")
     let before = try suite.fileBytes()
     #expect(before != nil, sourceLocation: sourceLocation)
-    let wrapper = UserDefault(wrappedValue: defaultValue, "key", defaults: suite.defaults)
+    let wrapper = UserDefault(wrappedValue: defaultValue, "key", store: DefaultsStore(suite.defaults))
 
     let (value, reported) = ReportedErrors.during { wrapper.wrappedValue }
     #expect(value == defaultValue, sourceLocation: sourceLocation)

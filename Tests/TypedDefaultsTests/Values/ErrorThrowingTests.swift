@@ -88,7 +88,8 @@ import TypedDefaults
         try expectFailedRead(-1, as: Opacity(indirectRepresentation: Percentage(5)), isOutOfRange)
 
         let suite = try TestSuite()
-        @UserDefault("opacity", defaults: suite.defaults) var opacity = Opacity(indirectRepresentation: Percentage(5))
+        @UserDefault("opacity", store: DefaultsStore(suite.defaults)) var opacity = Opacity(
+            indirectRepresentation: Percentage(5))
         let (_, reported) = ReportedErrors.during { opacity.percent = 200 }
         #expect(reported.count == 1)
         #expect(!$opacity.hasStoredValue)
@@ -153,7 +154,7 @@ import TypedDefaults
 
     @Test func aFailedEncodeLeavesTheStoredValue() throws {
         let suite = try TestSuite()
-        @UserDefault("layout", defaults: suite.defaults)
+        @UserDefault("layout", store: DefaultsStore(suite.defaults))
         var layout = WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1)
         layout = WindowLayout(width: 2, height: 2, title: nil, opened: .distantPast, zoom: 2)
         let before = try suite.fileBytes()
@@ -179,7 +180,7 @@ import TypedDefaults
             func defaultsRepresentation() -> String { name.lowercased() }
         }
         let suite = try TestSuite()
-        @UserDefault("map", defaults: suite.defaults) var map = [CaseInsensitive: Int]()
+        @UserDefault("map", store: DefaultsStore(suite.defaults)) var map = [CaseInsensitive: Int]()
         let (_, reported) = ReportedErrors.during { map = [CaseInsensitive("A"): 1, CaseInsensitive("a"): 2] }
         #expect(reported.count == 1)
         #expect(!$map.hasStoredValue)
@@ -188,7 +189,7 @@ import TypedDefaults
     // corelibs Foundation kills the process when it archives a class that refuses secure coding.
     @Test func aClassThatRefusesSecureCodingIsNeitherArchivedNorUnarchived() throws {
         let suite = try TestSuite()
-        @UserDefault("legacy", defaults: suite.defaults) var legacy = Legacy()
+        @UserDefault("legacy", store: DefaultsStore(suite.defaults)) var legacy = Legacy()
         let (_, reported) = ReportedErrors.during { legacy = Legacy() }
         #expect(reported.count == 1)
         #expect(!$legacy.hasStoredValue)
@@ -198,7 +199,7 @@ import TypedDefaults
 
     @Test func aCustomValueThatIsNotAPropertyListIsRefused() throws {
         let suite = try TestSuite()
-        @UserDefault("weird", defaults: suite.defaults) var weird = NotStorable()
+        @UserDefault("weird", store: DefaultsStore(suite.defaults)) var weird = NotStorable()
         let (_, reported) = ReportedErrors.during { weird = NotStorable() }
         #expect(reported.count == 1)
         #expect(!$weird.hasStoredValue)
@@ -208,15 +209,16 @@ import TypedDefaults
     /// a value nested more than 250 deep is refused when written, and the file stays one every
     /// reader takes.
     @Test func aValueNestedDeeperThanCoreFoundationReadsIsRefused() throws {
-        func nested(_ depth: Int) -> Any {
+        /// `depth` arrays, the innermost holding `1`.
+        func nested(_ depth: Int) -> NSArray {
             var object: Any = 1
-            for _ in 0..<depth { object = [object] }
-            return object
+            for _ in 1..<depth { object = [object] }
+            return NSArray(array: [object])
         }
         let suite = try TestSuite()
-        @UserDefault("deep", defaults: suite.defaults) var deep = DefaultsPropertyList(0)
-        let (_, reported) = ReportedErrors.during { deep = DefaultsPropertyList(nested(512)) }
-        let (_, justPast) = ReportedErrors.during { deep = DefaultsPropertyList(nested(251)) }
+        @UserDefault("deep", store: suite.store) var deep = NSArray()
+        let (_, reported) = ReportedErrors.during { deep = nested(512) }
+        let (_, justPast) = ReportedErrors.during { deep = nested(251) }
         #expect(justPast.count == 1)
         guard case .encodingFailed(let key, let underlying)? = reported.first else {
             Issue.record("expected .encodingFailed, got \(reported)")
@@ -225,7 +227,7 @@ import TypedDefaults
         #expect(key == "deep" && "\(underlying)".contains("250"))
         #expect(!$deep.hasStoredValue)
 
-        let (_, accepted) = ReportedErrors.during { deep = DefaultsPropertyList(nested(250)) }
+        let (_, accepted) = ReportedErrors.during { deep = nested(250) }
         #expect(accepted.isEmpty)
         let bytes = try #require(try suite.fileBytes())
         #expect((try? PropertyListSerialization.propertyList(from: bytes, format: nil)) != nil)
@@ -235,8 +237,8 @@ import TypedDefaults
     /// generic); such a class is refused on write and on read, with a reported error.
     @Test(.enabled(if: isLinux)) func aClassTheArchiverCannotNameIsRefusedWithoutCrashing() throws {
         let suite = try TestSuite()
-        @UserDefault("hidden", defaults: suite.defaults) var hidden = HiddenSwatch()
-        @UserDefault("nested", defaults: suite.defaults) var nested = Palettes.Nested()
+        @UserDefault("hidden", store: DefaultsStore(suite.defaults)) var hidden = HiddenSwatch()
+        @UserDefault("nested", store: DefaultsStore(suite.defaults)) var nested = Palettes.Nested()
         let (_, reported) = ReportedErrors.during {
             hidden = HiddenSwatch()
             nested = Palettes.Nested()

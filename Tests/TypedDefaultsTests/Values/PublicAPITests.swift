@@ -36,33 +36,34 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
 }
 
 @Suite struct PublicAPITests {
-    /// The snippets of `FoundationObjects.swift` and `DefaultsPropertyList`, in a suite of
+    /// The snippets of `FoundationObjects.swift` and `DefaultsStoredValue`, in a suite of
     /// their own: Foundation's classes and mixed property lists, stored as their values.
     @Test func foundationObjectsAndPropertyLists() throws {
         let suite = try TestSuite()
         @UserDefault("greeting", store: suite.store) var greeting: NSString = "hello"
         @UserDefault("limits", store: suite.store) var limits: NSDictionary = ["max": 10]
-        @UserDefault("anything", store: suite.store) var anything = DefaultsPropertyList(["mixed", 1, true] as [Any])
+        @UserDefault("anything", store: suite.store) var anything: DefaultsStoredValue = ["mixed", 1, true]
         #expect(greeting == "hello" && limits == ["max": 10])
         greeting = "hi"
         limits = ["max": 20, "when": Date(timeIntervalSinceReferenceDate: 0.5)]
-        anything = DefaultsPropertyList(["b": [1.5]])
+        anything = ["b": [1.5]]
         try suite.store.flush()
         #expect(suite.defaults.string(forKey: "greeting") == "hi")
         #expect(suite.defaults.dictionary(forKey: "limits")?["max"] as? Int == 20)
-        #expect((anything.object as? [String: Any])?["b"] as? [Double] == [1.5])
+        #expect(anything["b"]?[0]?.doubleValue == 1.5)
+        #expect((suite.defaults.dictionary(forKey: "anything")?["b"] as? [Double]) == [1.5])
     }
 
     @Test func snippetsCompileAndWork() throws {
         let suite = try TestSuite()
-        @UserDefault("hasSeenSplashScreen", defaults: suite.defaults) var hasSeenSplashScreen = false
-        @UserDefault("name", defaults: suite.defaults) var name: String?
-        @UserDefault("count", defaults: suite.defaults) var count: Int? = 42
-        @UserDefault("theme", defaults: suite.defaults) var theme = Theme.system
-        @UserDefault("test", defaults: suite.defaults) var test = CodableStruct(foo: "hello, world!")
-        @UserDefault("convertible", defaults: suite.defaults) var convertible = Convertible(name: "a")
-        @UserDefault("indirect", defaults: suite.defaults) var indirect = IndirectConvertible(name: "b")
-        @UserDefault("palette", defaults: suite.defaults) var palette = Palette(name: "warm")
+        @UserDefault("hasSeenSplashScreen", store: DefaultsStore(suite.defaults)) var hasSeenSplashScreen = false
+        @UserDefault("name", store: DefaultsStore(suite.defaults)) var name: String?
+        @UserDefault("count", store: DefaultsStore(suite.defaults)) var count: Int? = 42
+        @UserDefault("theme", store: DefaultsStore(suite.defaults)) var theme = Theme.system
+        @UserDefault("test", store: DefaultsStore(suite.defaults)) var test = CodableStruct(foo: "hello, world!")
+        @UserDefault("convertible", store: DefaultsStore(suite.defaults)) var convertible = Convertible(name: "a")
+        @UserDefault("indirect", store: DefaultsStore(suite.defaults)) var indirect = IndirectConvertible(name: "b")
+        @UserDefault("palette", store: DefaultsStore(suite.defaults)) var palette = Palette(name: "warm")
 
         #expect(hasSeenSplashScreen == false)
         #expect(name == nil)
@@ -94,7 +95,7 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
 
     @Test func loadSnippetFromTheReadme() throws {
         let suite = try TestSuite()
-        @UserDefault("test", defaults: suite.defaults) var test = CodableStruct(foo: "hello, world!")
+        @UserDefault("test", store: DefaultsStore(suite.defaults)) var test = CodableStruct(foo: "hello, world!")
         var missingKey: String?
         do {
             _ = try $test.load()

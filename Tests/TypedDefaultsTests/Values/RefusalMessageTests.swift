@@ -36,8 +36,7 @@ import Testing
     @Test func anOutsiderInAnArrayIsNamedWithItsIndex() throws {
         let null = try refusal(NSArray(array: [1, "a", NSNull()]), NSArray())
         #expect(null.hasSuffix("the NSArray holds NSNull at [2]" + Self.tail), "\(null)")
-        let uuid = try refusal(
-            DefaultsPropertyList(["a": [1, UUID()] as [Any]] as [String: Any]), DefaultsPropertyList([String: Any]()))
-        #expect(uuid.hasSuffix("the DefaultsPropertyList holds UUID at [\"a\"][1]" + Self.tail), "\(uuid)")
+        let uuid = try refusal(NSDictionary(dictionary: ["a": [1, UUID()] as [Any]]), NSDictionary())
+        #expect(uuid.hasSuffix("the NSDictionary holds UUID at [\"a\"][1]" + Self.tail), "\(uuid)")
     }
 }

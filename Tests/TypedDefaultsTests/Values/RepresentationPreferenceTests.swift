@@ -9,15 +9,15 @@ import TypedDefaults
 @Suite struct RepresentationPreferenceTests {
     @Test func rawRepresentableAndCodableIsStoredAsItsRawValue() throws {
         let suite = try TestSuite()
-        @UserDefault("mode", defaults: suite.defaults) var mode = Mode.automatic
+        @UserDefault("mode", store: DefaultsStore(suite.defaults)) var mode = Mode.automatic
         mode = .manual
         #expect(try suite.flushedObject(forKey: "mode") as? String == "manual")
     }
 
     @Test func preferCodableStoresJSON() throws {
         let suite = try TestSuite()
-        @UserDefault("quality", defaults: suite.defaults) var quality = Quality.low
-        @UserDefault("rank", defaults: suite.defaults) var rank = Rank.first
+        @UserDefault("quality", store: DefaultsStore(suite.defaults)) var quality = Quality.low
+        @UserDefault("rank", store: DefaultsStore(suite.defaults)) var rank = Rank.first
         quality = .high
         rank = .second
         #expect(try suite.flushedObject(forKey: "quality") as? String == #""high""#)
@@ -30,7 +30,7 @@ import TypedDefaults
     @Test func preferCodableRefusesABareRawValue() throws {
         let suite = try TestSuite()
         suite.plant("high", forKey: "quality")
-        @UserDefault("quality", defaults: suite.defaults) var quality = Quality.low
+        @UserDefault("quality", store: DefaultsStore(suite.defaults)) var quality = Quality.low
         let (value, reported) = ReportedErrors.during { quality }
         #expect(value == .low)
         #expect(reported.count == 1)
@@ -40,7 +40,7 @@ import TypedDefaults
 
     @Test func secureCodingAndCodableIsStoredAsJSON() throws {
         let suite = try TestSuite()
-        @UserDefault("pin", defaults: suite.defaults) var pin = Pin(label: "none")
+        @UserDefault("pin", store: DefaultsStore(suite.defaults)) var pin = Pin(label: "none")
         pin = Pin(label: "home")
         #expect(try suite.flushedObject(forKey: "pin") as? String == #"{"label":"home"}"#)
         #expect(pin.label == "home")
@@ -48,7 +48,7 @@ import TypedDefaults
 
     @Test func preferSecureCodingStoresAKeyedArchive() throws {
         let suite = try TestSuite()
-        @UserDefault("pin", defaults: suite.defaults) var pin = ArchivedPin(label: "none")
+        @UserDefault("pin", store: DefaultsStore(suite.defaults)) var pin = ArchivedPin(label: "none")
         pin = ArchivedPin(label: "work")
         let stored = try #require(try suite.flushedObject(forKey: "pin") as? Data)
         let archived = try NSKeyedUnarchiver.unarchivedObject(ofClass: ArchivedPin.self, from: stored)
@@ -66,7 +66,7 @@ import TypedDefaults
             forKey: "other")
         let fallback = ArchivedPin(label: "none")
         for key in ["json", "other"] {
-            let wrapper = UserDefault(wrappedValue: fallback, key, defaults: suite.defaults)
+            let wrapper = UserDefault(wrappedValue: fallback, key, store: DefaultsStore(suite.defaults))
             let (value, reported) = ReportedErrors.during { wrapper.wrappedValue }
             #expect(value === fallback)
             #expect(reported.count == 1, "\(key): \(reported)")

@@ -11,7 +11,7 @@ import TypedDefaults
     /// Writes `value` through `@UserDefault` and returns what plain `UserDefaults` reads.
     func stored<Value: DefaultsValueConvertible>(_ value: Value) throws -> Any? {
         let suite = try TestSuite("stored")
-        UserDefault(wrappedValue: value, "key", defaults: suite.defaults).wrappedValue = value
+        UserDefault(wrappedValue: value, "key", store: DefaultsStore(suite.defaults)).wrappedValue = value
         return try suite.flushedObject(forKey: "key")
     }
 
@@ -20,7 +20,7 @@ import TypedDefaults
         _ value: Value, default defaultValue: Value, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let suite = try TestSuite("refused")
-        let wrapper = UserDefault(wrappedValue: defaultValue, "key", defaults: suite.defaults)
+        let wrapper = UserDefault(wrappedValue: defaultValue, "key", store: DefaultsStore(suite.defaults))
         let (_, reported) = ReportedErrors.during { wrapper.wrappedValue = value }
         #expect(reported.count == 1, sourceLocation: sourceLocation)
         #expect(
@@ -41,10 +41,10 @@ import TypedDefaults
         suite.plant(0.1, forKey: "real")
         suite.plant(Int64.min, forKey: "integer")
         #expect(
-            UserDefault(wrappedValue: Decimal(0), "real", defaults: suite.defaults).wrappedValue
+            UserDefault(wrappedValue: Decimal(0), "real", store: DefaultsStore(suite.defaults)).wrappedValue
                 == Decimal(string: "0.1"))
         #expect(
-            UserDefault(wrappedValue: Decimal(0), "integer", defaults: suite.defaults).wrappedValue
+            UserDefault(wrappedValue: Decimal(0), "integer", store: DefaultsStore(suite.defaults)).wrappedValue
                 == Decimal(string: "-9223372036854775808"))
     }
 
@@ -123,7 +123,7 @@ import TypedDefaults
     @Test func durationReadsAnyComponents() throws {
         let suite = try TestSuite()
         suite.plant(["seconds": Int64.max, "attoseconds": Int64.max], forKey: "key")
-        let read = UserDefault(wrappedValue: Duration.zero, "key", defaults: suite.defaults).wrappedValue
+        let read = UserDefault(wrappedValue: Duration.zero, "key", store: DefaultsStore(suite.defaults)).wrappedValue
         #expect(read == Duration(secondsComponent: .max, attosecondsComponent: .max))
     }
 
@@ -197,7 +197,7 @@ import TypedDefaults
     /// The doc comment's example: a `LosslessStringConvertible` type of one's own as a key.
     @Test func aLosslessStringConvertibleTypeIsAKey() throws {
         let suite = try TestSuite()
-        @UserDefault("seats", defaults: suite.defaults) var seats: [Ticket: String] = [:]
+        @UserDefault("seats", store: DefaultsStore(suite.defaults)) var seats: [Ticket: String] = [:]
         seats = [Ticket(number: 7): "Ada", Ticket(number: 12): "Grace"]
         #expect(try suite.flushedObject(forKey: "seats") as? [String: String] == ["7": "Ada", "12": "Grace"])
         #expect(seats[Ticket(number: 12)] == "Grace")

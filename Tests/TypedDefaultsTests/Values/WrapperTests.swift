@@ -7,7 +7,7 @@ import TypedDefaults
 @Suite struct WrapperTests {
     @Test func defaultIsNotWritten() throws {
         let suite = try TestSuite()
-        @UserDefault("launchCount", defaults: suite.defaults) var launchCount = 5
+        @UserDefault("launchCount", store: DefaultsStore(suite.defaults)) var launchCount = 5
         #expect(launchCount == 5)
         #expect(!$launchCount.hasStoredValue)
         #expect(try suite.flushedObject(forKey: "launchCount") == nil)
@@ -18,7 +18,7 @@ import TypedDefaults
 
     @Test func resetRemovesTheValueAndTheDefaultShows() throws {
         let suite = try TestSuite()
-        @UserDefault("theme", defaults: suite.defaults) var theme = Channel.voice
+        @UserDefault("theme", store: DefaultsStore(suite.defaults)) var theme = Channel.voice
         theme = .music
         $theme.reset()
         #expect(theme == .voice)
@@ -27,7 +27,7 @@ import TypedDefaults
 
     @Test func nilOverANonNilDefaultIsStored() throws {
         let suite = try TestSuite()
-        @UserDefault("count", defaults: suite.defaults) var count: Int? = 42
+        @UserDefault("count", store: DefaultsStore(suite.defaults)) var count: Int? = 42
         count = nil
         #expect(count == nil)
         #expect($count.hasStoredValue)
@@ -39,7 +39,7 @@ import TypedDefaults
     // Plain `UserDefaults.set(nil, forKey:)` loops forever on Linux; assigning nil must not call it.
     @Test(.hangGuard) func nilOverANilDefaultRemovesTheKey() throws {
         let suite = try TestSuite()
-        @UserDefault("name", defaults: suite.defaults) var name: String?
+        @UserDefault("name", store: DefaultsStore(suite.defaults)) var name: String?
         name = "Bobbie"
         #expect(try suite.flushedObject(forKey: "name") as? String == "Bobbie")
         name = nil
@@ -49,7 +49,7 @@ import TypedDefaults
 
     @Test func loadThrowsMissingWhenNothingIsStored() throws {
         let suite = try TestSuite()
-        let wrapper = UserDefault(wrappedValue: 1, "absent", defaults: suite.defaults)
+        let wrapper = UserDefault(wrappedValue: 1, "absent", store: DefaultsStore(suite.defaults))
         #expect(throws: DefaultsError.self) { try wrapper.load() }
         do {
             _ = try wrapper.load()
@@ -66,7 +66,9 @@ import TypedDefaults
         let suite = try TestSuite()
         struct Settings {
             @UserDefault var volume: Double
-            init(_ defaults: UserDefaults) { _volume = UserDefault(wrappedValue: 0.5, "volume", defaults: defaults) }
+            init(_ defaults: UserDefaults) {
+                _volume = UserDefault(wrappedValue: 0.5, "volume", store: DefaultsStore(defaults))
+            }
             // nonmutating set: a `let` struct's property can be assigned.
             func mute() { volume = 0 }
         }
@@ -81,7 +83,9 @@ import TypedDefaults
         let suite = try TestSuite()
         final class Model {
             @UserDefault var tags: [String]
-            init(_ defaults: UserDefaults) { _tags = UserDefault(wrappedValue: ["a"], "tags", defaults: defaults) }
+            init(_ defaults: UserDefaults) {
+                _tags = UserDefault(wrappedValue: ["a"], "tags", store: DefaultsStore(defaults))
+            }
         }
         let model = Model(suite.defaults)
         model.tags.append("b")
@@ -101,7 +105,7 @@ import TypedDefaults
 
     @Test func equalValuesGiveEqualJSON() throws {
         let suite = try TestSuite()
-        @UserDefault("layout", defaults: suite.defaults)
+        @UserDefault("layout", store: DefaultsStore(suite.defaults))
         var layout = WindowLayout(width: 1, height: 2, title: "t", opened: .distantPast, zoom: 1)
         layout = WindowLayout(width: 3, height: 4, title: nil, opened: Date(timeIntervalSinceReferenceDate: 0), zoom: 2)
         #expect(try suite.flushedObject(forKey: "layout") as? String == #"{"height":4,"opened":0,"width":3,"zoom":2}"#)
@@ -121,19 +125,19 @@ import TypedDefaults
         }
         let suite = try TestSuite()
         let id = UUID()
-        @UserDefault("id", defaults: suite.defaults) var stored = UUID()
+        @UserDefault("id", store: DefaultsStore(suite.defaults)) var stored = UUID()
         stored = id
         #expect(try suite.flushedObject(forKey: "id") as? String == id.uuidString)
     }
 
     @Test func nilMarkersKeepNestedOptionalsApart() throws {
         let suite = try TestSuite()
-        @UserDefault("nested", defaults: suite.defaults) var nested: Int?? = 1
+        @UserDefault("nested", store: DefaultsStore(suite.defaults)) var nested: Int?? = 1
         nested = .some(nil)
         #expect(nested == .some(nil))
         nested = nil
         #expect(nested == nil)
-        @UserDefault("list", defaults: suite.defaults) var list: [String?] = []
+        @UserDefault("list", store: DefaultsStore(suite.defaults)) var list: [String?] = []
         list = [nil, "a", nil]
         #expect(list == [nil, "a", nil])
     }
@@ -147,7 +151,7 @@ import TypedDefaults
 }
 
 @MainActor enum StaticSettings {
-    @UserDefault("greeting", defaults: StaticSettings.defaults) static var greeting = "hello"
+    @UserDefault("greeting", store: DefaultsStore(StaticSettings.defaults)) static var greeting = "hello"
     static let suiteName = "typeddefaults-tests.static"
     static let defaults = UserDefaults(suiteName: suiteName)!
 }

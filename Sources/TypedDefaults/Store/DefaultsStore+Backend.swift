@@ -32,14 +32,15 @@ extension DefaultsStore {
 
     /// Where the store's suite lives: the backend it was made with, or the library's own for a
     /// plist file, a `UserDefaults` object or memory. The library's own backends commit through
-    /// this store's state, so what is committed through them is seen by every handle on the
-    /// suite at once.
+    /// this store's suite, so what is committed through them is seen by every handle on the
+    /// suite at once, and keep it as long as they live, as the store does.
     ///
     /// ```swift
     /// let failures = DefaultsBackendConformance.check { DefaultsStore.inMemory().backend }
     /// ```
     public var backend: any DefaultsBackend {
         if let external = state.backend as? ExternalBackend { return external.backend }
+        if let builtIn = state.backend as? any BuiltInBackend { return builtIn.owned(by: BackendOwner(keeping: state)) }
         return state.backend
     }
 }

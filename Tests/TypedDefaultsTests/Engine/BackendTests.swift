@@ -97,6 +97,8 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(plistFile.isEmpty, "\(plistFile)")
         let memory = DefaultsBackendConformance.check(makeBackend: { MemoryBackend() })
         #expect(memory.isEmpty, "\(memory)")
+        let memoryStores = DefaultsBackendConformance.check(makeBackend: { DefaultsStore.inMemory().backend })
+        #expect(memoryStores.isEmpty, "\(memoryStores)")
         let userDefaults = DefaultsBackendConformance.check(makeBackend: {
             UserDefaultsBackend(defaults: SharedDefaults(try UserDefaults.suite(named: newName())))
         })
@@ -144,6 +146,37 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(DefaultsStore(backend: backend)[count] == 2)
         #expect(eventually { heard.withLock { $0 } == [2] }, "observers heard \(heard.withLock { $0 })")
         #expect(try backend.load() == after)
+    }
+
+    /// An in-memory suite lives as long as a store or a backend of it, and no longer: the
+    /// backend keeps what the store wrote, and once both are released, so is the suite.
+    @Test func anInMemorySuiteLivesAsLongAsAStoreOrBackendOfIt() throws {
+        weak var suite: SuiteState?
+        var backend: (any DefaultsBackend)?
+        do {
+            let store = DefaultsStore.inMemory()
+            suite = store.state
+            UserDefault(wrappedValue: 0, "count", store: store).wrappedValue = 3
+            backend = store.backend
+            _ = try store.backend.load()
+            store.backend.observeChanges {}
+        }
+        #expect(suite != nil, "the backend keeps the suite")
+        #expect(try backend?.load() == ["count": .integer(3)])
+        let kept = try #require(backend)
+        #expect(DefaultsStore(backend: kept)[DefaultsKey<Int>("count", default: 0)] == 3)
+        backend = nil
+        _ = consume kept
+        #expect(suite == nil, "the released suite is still alive")
+
+        weak var own: SuiteState?
+        do {
+            let standalone = MemoryBackend()
+            _ = try standalone.commit(["count": .integer(1)], before: .now + .seconds(5)) { _ in }
+            own = standalone.state
+            #expect(own != nil)
+        }
+        #expect(own == nil, "a backend's own suite outlives it")
     }
 
     @Test func aProgramsBackendPassesTheKitAndServesStores() throws {

@@ -7,12 +7,16 @@ import Foundation
 /// handle on the suite reads from, so a commit made through the backend is in every handle's
 /// cache as it returns and its observers are told at once. A backend no store serves yet (a
 /// second handle on a file, made by a test) makes a state of its own on first use.
+///
+/// The state and the backends handed out share everything but their ``BackendOwner``: the
+/// state's own copy refers to the state without keeping it, and a copy handed out keeps it, so
+/// an in-memory suite lives as long as a store or a backend of it, and no longer.
 protocol BuiltInBackend: StoreBackend {
     /// The state serving the backend, once there is one.
-    var owner: BackendOwner { get }
+    var owner: BackendOwner { get set }
 
-    /// A state of the backend's own, for a backend no store serves: one that lives no longer
-    /// than the backend, and hears of other processes' writes as a store's state does.
+    /// A new state for this backend, for a backend no store serves: one that hears of other
+    /// processes' writes as a store's state does, where its kind of suite can.
     func makeState() -> SuiteState
 }
 
@@ -21,9 +25,16 @@ extension BuiltInBackend {
         owner.attach(state)
     }
 
+    /// The same backend, with `owner` for its link to the state.
+    func owned(by owner: BackendOwner) -> Self {
+        var copy = self
+        copy.owner = owner
+        return copy
+    }
+
     /// The state serving the backend, made now if no store serves it.
     var state: SuiteState {
-        owner.state(orMake: makeState)
+        owner.state(orMake: { owned(by: BackendOwner()).makeState() })
     }
 
     /// What the suite holds, with this process's changes not yet committed flushed first.
@@ -50,9 +61,8 @@ extension BuiltInBackend {
     }
 
     /// Hears what the state hears from other processes: the file watcher, or `UserDefaults`'
-    /// notifications on Apple platforms. Kept as long as the state.
+    /// notifications on Apple platforms. Kept as long as this backend value.
     func observeChanges(_ changed: @escaping @Sendable () -> Void) {
-        let state = state
         let observation = state.addObserver(keys: nil) { change in
             if change.origin == .otherProcess { changed() }
         }
@@ -67,20 +77,28 @@ extension BuiltInBackend {
     }
 }
 
-/// The state that serves a built-in backend, and observations made through the backend.
+/// A built-in backend's link to the state that serves it, and the observations made through it.
 ///
-/// A store's state holds its backend, so the backend must not hold that state strongly: a
-/// released in-memory store would never be freed. It holds it `unowned` when the state lives
-/// as long as the process (a weak reference would move the state's reference counts to a side
-/// table, slowing every retain on the hot path), and `weak` otherwise. Only a state the backend
-/// made for itself, which nothing else holds, is held strongly.
+/// The copy of the backend a state holds must not keep that state: a released in-memory store
+/// would never be freed. It refers to it `unowned` when the state lives as long as the process
+/// (a weak reference would move the state's reference counts to a side table, slowing every
+/// retain on the hot path), and `weak` otherwise. A copy handed out to a program keeps its state.
 final class BackendOwner: Sendable {
     private struct Entry: Sendable {
         var served: (@Sendable () -> SuiteState?)?
-        var own: SuiteState?
+        var kept: SuiteState?
         var observations: [DefaultsObservation] = []
     }
-    private let entry = Locked(Entry())
+    private let entry: Locked<Entry>
+
+    init() {
+        entry = Locked(Entry())
+    }
+
+    /// An owner that keeps `state`, for a backend handed out to a program.
+    init(keeping state: SuiteState) {
+        entry = Locked(Entry(served: { [unowned state] in state }, kept: state))
+    }
 
     func attach(_ state: SuiteState) {
         let served: @Sendable () -> SuiteState?
@@ -94,21 +112,16 @@ final class BackendOwner: Sendable {
         }
     }
 
+    /// The state, made by `make` and kept if there is none: `make` must not attach it here.
     func state(orMake make: () -> SuiteState) -> SuiteState {
         if let state = entry.withLock({ $0.served?() }) { return state }
-        // Made outside the lock: making the state attaches it, which takes the lock.
         let made = make()
         return entry.withLock { entry in
-            if let state = entry.served?(), state !== made { return state }
-            entry.own = made
+            if let state = entry.served?() { return state }
+            entry.kept = made
             entry.served = { [unowned made] in made }
             return made
         }
-    }
-
-    /// The state serving the backend now, if any.
-    var servingState: SuiteState? {
-        entry.withLock { $0.served?() }
     }
 
     func keep(_ observation: DefaultsObservation) {

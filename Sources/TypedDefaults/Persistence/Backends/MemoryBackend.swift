@@ -3,7 +3,7 @@ import Foundation
 /// Keeps values in memory only: for tests and previews.
 struct MemoryBackend: BuiltInBackend {
     private let contents = Locked<[DefaultsStoredKey: PropertyList]>([:])
-    let owner = BackendOwner()
+    var owner = BackendOwner()
 
     var location: String { "memory" }
 

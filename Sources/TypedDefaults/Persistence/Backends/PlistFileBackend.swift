@@ -11,7 +11,7 @@ import Foundation
 /// read is never written over.
 struct PlistFileBackend: BuiltInBackend {
     let file: PlistFile
-    let owner = BackendOwner()
+    var owner = BackendOwner()
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
     /// The bytes this process last wrote to the file, and their contents, so that neither a

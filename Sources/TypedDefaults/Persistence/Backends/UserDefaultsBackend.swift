@@ -8,32 +8,25 @@ import Foundation
 /// <doc:StoresAndDurability>).
 struct UserDefaultsBackend: BuiltInBackend {
     let defaults: SharedDefaults
-    let owner = BackendOwner()
+    var owner = BackendOwner()
 
     var location: String { "defaults" }
 
-    /// A state of the backend's own, told of other processes' writes as a store's is.
+    /// A state of the backend's own. It hears nothing of other processes' writes: only a
+    /// test makes one, and on Apple platforms its notification would outlive it.
     func makeState() -> SuiteState {
-        let state = SuiteState(backend: self, label: location, isPermanent: false)
-        Self.announceChanges(of: defaults.defaults, to: state)
-        return state
+        SuiteState(backend: self, label: location, isPermanent: false)
     }
 
     /// On Apple platforms, writes by other processes (and plain `UserDefaults` writes) are
     /// announced by notification, and so are the suite's own, synchronously inside `set`,
-    /// under the suite's lock: the state reloads from another queue. Unowned when the state
-    /// lives as long as the process, as the file watcher's handler is.
+    /// under the suite's lock: the state reloads from another queue. Unowned, as the file
+    /// watcher's handler: the registry keeps the state for the life of the process.
     static func announceChanges(of defaults: UserDefaults, to state: SuiteState) {
         #if canImport(Darwin)
-            let reload: @Sendable () -> Void
-            if state.isPermanent {
-                reload = { [unowned state] in state.reload() }
-            } else {
-                reload = { [weak state] in state?.reload() }
-            }
             NotificationCenter.default.addObserver(
                 forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
-            ) { _ in DispatchQueue.global().async(execute: reload) }
+            ) { [unowned state] _ in DispatchQueue.global().async { state.reload() } }
         #endif
     }
 

@@ -32,6 +32,32 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(byName.fileURL == suite.plistURL)
     }
 
+    /// A store over a `UserDefaults` object whose suite the engine leaves to `UserDefaults` (a
+    /// name too long for the engine's own files) lists the suite's keys through that object, so
+    /// `removeAll()` removes keys another writer stored, not only the ones this store touched.
+    @Test func removeAllOverAUserDefaultsObjectRemovesOtherWritersKeys() throws {
+        let name = "typeddefaults-tests." + UUID().uuidString + String(repeating: "n", count: 145)
+        #expect(name.utf8.count == 201)
+        let file = DefaultsStore.preferencesFolder.appendingPathComponent(name + ".plist")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let writer = try #require(UserDefaults(suiteName: name))
+        writer.set(1, forKey: "written elsewhere")
+        writer.set("x", forKey: "also elsewhere")
+        writer.synchronize()
+
+        let store = DefaultsStore(try #require(UserDefaults(suiteName: name)))
+        #expect(store.fileURL == nil, "the suite is left to UserDefaults")
+        UserDefault(wrappedValue: 0, "touched", store: store).wrappedValue = 2
+        store.removeAll()
+        try store.flush()
+        #expect(store.storedValue(forKey: "written elsewhere") == nil)
+        #expect(store.storedValue(forKey: "also elsewhere") == nil)
+        #expect(store.storedValue(forKey: "touched") == nil)
+        let reader = try #require(UserDefaults(suiteName: name))
+        reader.synchronize()
+        #expect(reader.object(forKey: "written elsewhere") == nil)
+    }
+
     @Test func theReadmeSharingExample() throws {
         let suite = try TestSuite()
         final class Player {

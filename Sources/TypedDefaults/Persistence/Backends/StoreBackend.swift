@@ -9,6 +9,11 @@ protocol StoreBackend: DefaultsBackend {
     /// The stored object for `key`, for backends that do not load whole.
     func object(forKey key: DefaultsStoredKey) -> PropertyList?
 
+    /// Every key stored, for backends that do not load whole: what ``DefaultsStore/removeAll()``
+    /// removes besides the keys this process used. A requirement, so that a call through
+    /// `any StoreBackend` reaches the backend's own list.
+    func storedKeys() -> [DefaultsStoredKey]
+
     /// What the backend holds now, for ``SuiteState/reload(onlyIfChanged:)``. With
     /// `onlyIfChanged`, a backend that can tell may answer `.unchanged` without reading.
     func reload(onlyIfChanged: Bool) -> Reloaded

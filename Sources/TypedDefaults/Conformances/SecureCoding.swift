@@ -37,6 +37,10 @@ import Foundation
 /// since on it corelibs kills the process for an object of a class `decodeObject(of:forKey:)`
 /// does not allow; such an object decodes as `nil` instead. So `init(coder:)` must not
 /// force-unwrap or force-cast what it decodes.
+///
+/// corelibs' `NSNull` instances are equal to each other but hash apart, so an object that
+/// archives two of them (two `NSNull()` in its arrays or dictionaries) can stop the process in
+/// corelibs' archiver: archive one shared instance.
 extension DefaultsValueConvertible where Self: NSObject & NSSecureCoding {
     public init(defaultsRepresentation data: Data) throws {
         self = try KeyedArchive.unarchive(Self.self, from: data)

@@ -83,7 +83,7 @@ enum SteppedClock {
         }
     }
 
-    /// A suite file another program has just emptied: a read waits for it to settle, 3 s.
+    /// A suite file another program has just emptied: a read waits for it to settle, 1 s.
     static func settle(suite: String, stepper: Stepper) throws {
         let store = try DefaultsStore(suiteName: suite + ".settle")
         guard let file = store.fileURL else { fail("no suite file") }

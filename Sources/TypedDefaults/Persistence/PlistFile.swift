@@ -42,12 +42,10 @@ struct PlistFile: Sendable {
         /// that the changes written since it began are committed after it.
         static let flushUnderwayAtExit: TimeInterval = 30
         /// For an empty or unparsable file to become a whole one. A plain writer's `write` of a
-        /// large suite stalled for more than 0.1 s on a loaded machine, and once for more than
-        /// 1 s while a full test run kept both cores busy: its file read empty for the whole
-        /// wait, and a commit then dropped all 20,000 of its keys. 3 s covers that and stays
-        /// within the lock's 5 s; an empty or torn suite file is otherwise rare, and one at rest
-        /// for longer is read at once.
-        static let settle: TimeInterval = 3
+        /// large suite stalled for more than 0.1 s on a loaded machine (its file read torn, or
+        /// empty, for the whole of a 0.1 s wait, and a commit then dropped all 20,000 of its
+        /// keys); 1 s covers that, and an empty or torn suite file is otherwise rare.
+        static let settle: TimeInterval = 1
     }
 
     /// The contents, or empty when there is no file. A file that does not parse is moved aside

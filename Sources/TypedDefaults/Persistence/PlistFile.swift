@@ -44,8 +44,15 @@ struct PlistFile: Sendable {
         /// For an empty or unparsable file to become a whole one. A plain writer's `write` of a
         /// large suite stalled for more than 0.1 s on a loaded machine (its file read torn, or
         /// empty, for the whole of a 0.1 s wait, and a commit then dropped all 20,000 of its
-        /// keys); 1 s covers that, and an empty or torn suite file is otherwise rare.
+        /// keys); 1 s covers that most of the time, and ``atRest`` keeps a longer stall from
+        /// losing keys.
         static let settle: TimeInterval = 1
+        /// How long an empty or unparsable file must have been left as it is before it is taken
+        /// for an empty suite or moved aside as corrupt. A plain writer that truncated the file
+        /// and then stalled for longer than ``settle`` (a loaded machine) would otherwise lose
+        /// every key to the next commit: until then the file reads as `readFailed`, and a
+        /// commit fails and is tried again, without waiting any longer.
+        static let atRest: TimeInterval = 10
     }
 
     /// The contents, or empty when there is no file. A file that does not parse is moved aside
@@ -111,6 +118,14 @@ struct PlistFile: Sendable {
             first.inode == second.inode && first.size == second.size
                 && first.modified.tv_sec == second.modified.tv_sec && first.modified.tv_nsec == second.modified.tv_nsec
         }
+
+        /// Whether the file changed less than `seconds` ago on the wall clock. A time more than
+        /// a second ahead of the clock (another machine's, or set by hand) is not a writer at
+        /// work, and counts as long ago.
+        func changedLessThan(_ seconds: TimeInterval) -> Bool {
+            let age = Date().timeIntervalSince1970 - (Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+            return age > -1 && age < seconds
+        }
     }
 
     /// The file's identity now (through a symlink, its target's), or `nil` when there is none.
@@ -126,10 +141,11 @@ struct PlistFile: Sendable {
 
     /// Reads the file, and reads it again over a short, bounded wait while it is empty or does
     /// not parse: a plain `UserDefaults` writer truncates the file before it writes, and a read
-    /// between the two must not be taken for an empty suite. An empty file counts as empty
-    /// only when it stayed the same file, empty, for the whole wait. The wait ends
-    /// ``Wait/settle`` after the file last changed: a writer halfway through a file has just
-    /// changed it, so one left as it is for longer is at rest, and read at once.
+    /// between the two must not be taken for an empty suite. The wait ends ``Wait/settle``
+    /// after the file last changed: a writer halfway through a file has just changed it. A file
+    /// still empty or unparsable then counts as such only when it stayed the same file for the
+    /// whole wait and was last changed ``Wait/atRest`` ago or more; until then it is
+    /// `readFailed`, so nothing is written over it or moves it aside.
     func settledRead() -> Contents {
         let first = readOnce()
         var wait = Wait.settle
@@ -145,7 +161,9 @@ struct PlistFile: Sendable {
             usleep(10_000)
             current = readOnce()
         }
-        if current.isEmptyFile, current.identity != first.identity {
+        if current.isUnsettled, let identity = current.identity,
+            (current.isEmptyFile && identity != first.identity) || identity.changedLessThan(Wait.atRest)
+        {
             return .unreadable(.readFailed(path: url.path, underlying: StillBeingWritten()))
         }
         return current.contents
@@ -298,9 +316,11 @@ struct PlistFile: Sendable {
     }
 }
 
-/// A suite file that was rewritten, and empty, every time it was read over the settle wait.
+/// A suite file that was empty or did not parse over the settle wait, and is not yet at rest.
 struct StillBeingWritten: Error, CustomStringConvertible {
-    var description: String { "another program keeps rewriting it; it was empty each time it was read" }
+    var description: String {
+        "another program is writing it: it was empty or did not parse, and changed less than \(PlistFile.Wait.atRest.formatted()) s ago"
+    }
 }
 
 /// Another process held a suite's lock for longer than the store waits.

@@ -76,7 +76,7 @@ extension DefaultsKeys {
         let suite = try TestSuite()
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("not a property list".utf8).write(to: suite.plistURL)
+        try writeAtRest(Data("not a property list".utf8), to: suite.plistURL)
         let (_, reported) = ReportedErrors.during { suite.store.durability(.immediate).removeAll() }
         guard case .corruptFile(_, let aside?, _)? = reported.first else {
             Issue.record("expected .corruptFile, got \(reported)")

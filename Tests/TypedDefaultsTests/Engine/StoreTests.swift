@@ -208,11 +208,17 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(name == "b")
     }
 
-    @Test func anEmptyFileIsAnEmptySuiteNotACorruptOne() throws {
+    /// Left as it is for a while, or dated ahead of the clock (another machine's, or set by
+    /// hand), an empty file is no writer at work.
+    @Test(arguments: [-60.0, 3600]) func anEmptyFileAtRestIsAnEmptySuiteNotACorruptOne(dated offset: TimeInterval)
+        throws
+    {
         let suite = try TestSuite()
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: suite.plistURL)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: offset)], ofItemAtPath: suite.plistURL.path)
         let (value, reported) = ReportedErrors.during {
             UserDefault(wrappedValue: "default", "key", store: suite.store).wrappedValue
         }

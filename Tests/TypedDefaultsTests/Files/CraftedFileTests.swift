@@ -20,6 +20,7 @@ import Testing
             open(sys.argv[1], "wb").write(plistlib.dumps({"bomb": n, "kept": "x"}, fmt=plistlib.FMT_BINARY))
             """#
         _ = try await Python.run(script, suite.plistURL.path)
+        try leaveAtRest(suite.plistURL)
         let bomb = try Data(contentsOf: suite.plistURL)
         #expect(bomb.count < 400)
         // Another process opens the suite, reads a key and writes one; a reader that expands
@@ -33,7 +34,8 @@ import Testing
         let folder = suite.plistURL.deletingLastPathComponent()
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasPrefix(suite.plistURL.lastPathComponent + ".corrupt-") }
-        #expect(aside.count == 1)
+        // Listed by a reader that expands it, a file still holding the bomb never ends.
+        try #require(aside.count == 1)
         #expect(
             aside.first.map { FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) } == bomb)
         #expect(try await Python.entries(of: suite.plistURL) == [#"'after' 'written'"#])
@@ -43,7 +45,7 @@ import Testing
     /// once, however often the suite is read.
     @Test(.hangGuard) func aBombIsReportedOnceAndReadsGiveDefaults() async throws {
         let suite = try TestSuite()
-        try PropertyListReaderTests.suiteBomb(levels: 40).write(to: suite.plistURL)
+        try writeAtRest(PropertyListReaderTests.suiteBomb(levels: 40), to: suite.plistURL)
         let (values, reports) = ReportedErrors.during {
             (0..<3).map { _ in UserDefault(wrappedValue: 5, "count", store: suite.store).wrappedValue }
         }

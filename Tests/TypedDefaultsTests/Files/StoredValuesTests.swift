@@ -206,7 +206,7 @@ import Testing
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try garbage.write(to: suite.plistURL)
+        try writeAtRest(garbage, to: suite.plistURL)
         for attempt in 0..<2 {
             let error = try #require(throws: DefaultsError.self, "\(attempt)") {
                 if attempt == 0 {

@@ -91,7 +91,7 @@ import TypedDefaults
         let garbage = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try garbage.write(to: suite.plistURL)
+        try writeAtRest(garbage, to: suite.plistURL)
 
         let run = try await Probe.run("touch", suite.name)
         #expect(run.status == 0)

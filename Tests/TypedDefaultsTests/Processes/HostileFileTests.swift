@@ -142,6 +142,35 @@ import Testing
         #expect(commits >= 2, "our commits must meet the plain rewrites")
     }
 
+    /// A plain writer that truncated the file, or wrote part of it, and then stalled for longer
+    /// than the store waits (a loaded machine) still loses no key: a file that is empty or does
+    /// not parse and changed less than 10 s ago is neither taken for an empty suite nor moved
+    /// aside, so the commit fails, is reported, and goes in once the writer has finished.
+    @Test(arguments: [false, true]) func aWriterStalledHalfwayLosesNoKey(afterWritingHalf: Bool) throws {
+        let suite = try TestSuite()
+        try write(["theirs": 1, "padding": String(repeating: "x", count: 4096)], to: suite.plistURL)
+        let whole = try Data(contentsOf: suite.plistURL)
+        let store = suite.store.durability(.immediate)
+        let ours = UserDefault(wrappedValue: 0, "ours", store: store)
+        #expect(UserDefault(wrappedValue: 0, "theirs", store: store).wrappedValue == 1)
+        // The writer truncates the file and writes nothing, or the first half, then stalls.
+        let writer = try FileHandle(forWritingTo: suite.plistURL)
+        defer { try? writer.close() }
+        let half = afterWritingHalf ? whole.count / 2 : 0
+        try writer.truncate(atOffset: 0)
+        try writer.write(contentsOf: whole.prefix(half))
+        let (_, reported) = ReportedErrors.during { ours.wrappedValue = 1 }
+        #expect(reported.contains { $0.description.contains("another program is writing it") }, "\(reported)")
+        #expect(try siblings(of: suite.plistURL).isEmpty, "nothing moved aside")
+        // The writer finishes, in the same file.
+        try writer.write(contentsOf: whole.dropFirst(half))
+        try writer.close()
+        try store.flush()
+        let stored = try contents(of: suite.plistURL)
+        #expect(stored["theirs"] as? Int == 1)
+        #expect(stored["ours"] as? Int == 1)
+    }
+
     /// A commit keeps every key it did not change exactly as it was: a binary file's date keeps
     /// its fraction, strings their control characters and line ends.
     @Test func otherWritersValuesSurviveOurCommitExactly() throws {

@@ -138,7 +138,7 @@ import Testing
         let name = "hostile.unmovable"
         let target = dotfiles.appendingPathComponent("\(name).plist")
         let corrupt = Data("{ hand edited = \"unfinished;\n".utf8)
-        try corrupt.write(to: target)
+        try writeAtRest(corrupt, to: target)
         try FileManager.default.createSymbolicLink(
             atPath: prefs.appendingPathComponent("\(name).plist").path, withDestinationPath: target.path)
         _ = FileManager.default.createFile(

@@ -90,3 +90,16 @@ final class TestSuite {
 /// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`), whose
 /// runtime is then linked in; so is every helper program the build made.
 let isThreadSanitized = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
+/// Writes `bytes` to `url` as a file someone left there a minute ago. A store takes an empty or
+/// unparsable suite file for what it is only once it has been left as it is for 10 s (before
+/// that, another program may be halfway through writing it); one dated earlier is read at once.
+func writeAtRest(_ bytes: Data, to url: URL) throws {
+    try bytes.write(to: url)
+    try leaveAtRest(url)
+}
+
+/// Dates the file at `url` a minute back, as ``writeAtRest(_:to:)`` does.
+func leaveAtRest(_ url: URL) throws {
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url.path)
+}

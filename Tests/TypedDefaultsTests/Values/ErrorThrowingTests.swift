@@ -118,7 +118,7 @@ import TypedDefaults
         let suite = try TestSuite()
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("not a property list".utf8).write(to: suite.plistURL)
+        try writeAtRest(Data("not a property list".utf8), to: suite.plistURL)
         let store = suite.store
         let reaction: @Sendable () -> Void = {
             _ = UserDefault(wrappedValue: 0, "other", store: store).wrappedValue

@@ -146,7 +146,7 @@ final class ToolTestColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @
                 == #"{"a.suite":{"name":"Ada"},"b.suite":{"k":1}}"# + "\n")
         #expect(try await Tool.run(["list-recursively"], folder: folder).output == "a.suite name Ada\nb.suite k 1\n")
 
-        try Data("garbage".utf8).write(to: folder.appendingPathComponent("c.suite.plist"))
+        try Tool.writeAtRest(Data("garbage".utf8), to: folder.appendingPathComponent("c.suite.plist"))
         for arguments in [["read"], ["list-recursively"], ["read", "--json"]] {
             let result = try await Tool.run(arguments, folder: folder)
             #expect(result.status == 1, "\(arguments)")

@@ -63,7 +63,7 @@ import TypedDefaults
         let (suite, store) = try Tool.suite()
         #expect(try await Tool.run("write", suite, "kept", "--int", "1").status == 0)
         let (corrupt, _) = try Tool.suite()
-        try Data("<plist><dict><key>half".utf8).write(to: Tool.file(of: corrupt))
+        try Tool.writeAtRest(Data("<plist><dict><key>half".utf8), to: Tool.file(of: corrupt))
         let (published, publishedStore) = try Tool.suite()
         try DefaultsSchema.publish(ToolTestSettings(store: publishedStore))
         let failures: [([String], String)] = [

@@ -7,7 +7,7 @@ import TypedDefaults
     @Test func aCorruptSuiteIsReportedAndNeverOverwritten() async throws {
         let (suite, _) = try Tool.suite()
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>half".utf8)
-        try garbage.write(to: Tool.file(of: suite))
+        try Tool.writeAtRest(garbage, to: Tool.file(of: suite))
         let commands: [[String]] = [
             ["read", suite], ["read", suite, "k"], ["write", suite, "k", "v"], ["write", suite, "k", "--int", "1"],
             ["delete", suite], ["delete", suite, "k"], ["rename", suite, "a", "b"], ["reset", suite, "k"],

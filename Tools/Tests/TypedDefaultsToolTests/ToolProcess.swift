@@ -29,6 +29,15 @@ enum Tool {
         folder.appendingPathComponent("\(suite).plist")
     }
 
+    /// Writes `bytes` as a suite file someone left there a minute ago: the library takes an
+    /// empty or unparsable file for what it is only once it has been left as it is for 10 s
+    /// (before that, another program may be halfway through writing it).
+    static func writeAtRest(_ bytes: Data, to url: URL) throws {
+        try bytes.write(to: url)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url.path)
+    }
+
     /// The tool sits beside the test bundle in the build folder.
     static var executable: URL {
         #if os(Linux)

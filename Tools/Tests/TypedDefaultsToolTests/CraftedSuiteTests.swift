@@ -5,7 +5,8 @@ import TypedDefaults
 /// Files other programs crafted, met by the tool: a binary property list whose shared objects
 /// expand without end, and keys that differ only in their Unicode normalization.
 @Suite struct CraftedSuiteTests {
-    /// Python writes `script` with the file's path as its argument.
+    /// Python writes `script` with the file's path as its argument, and the file is dated a
+    /// minute back: a crafted file left there, not one another program is still writing.
     static func python(_ script: String, _ file: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -13,6 +14,8 @@ import TypedDefaults
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: file.path)
     }
 
     /// 40 levels of `n = [n, n]`: 2^40 elements in a few hundred bytes.

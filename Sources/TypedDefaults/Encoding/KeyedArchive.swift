@@ -45,21 +45,7 @@ enum KeyedArchive {
         guard rootClassName == expectedName else {
             throw Failure.wrongClass(expected: expectedName, found: rootClassName)
         }
-        #if canImport(Darwin)
-            guard let value = try NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data) else {
-                throw Failure.undecodable(className: String(reflecting: type))
-            }
-            return value
-        #else
-            try archive.check(rootClass: type)
-            let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-            unarchiver.decodingFailurePolicy = .setErrorAndReturn
-            let object = unarchiver.decodeObject(of: [type], forKey: NSKeyedArchiveRootObjectKey)
-            unarchiver.finishDecoding()
-            if let error = unarchiver.error { throw error }
-            guard let value = object as? Object else { throw Failure.undecodable(className: String(reflecting: type)) }
-            return value
-        #endif
+        return try decodeRoot(type, of: archive, from: data)
     }
 
     /// A secure-coding archive of `object`, refused for a class corelibs cannot archive.
@@ -75,19 +61,10 @@ enum KeyedArchive {
         }
     }
 
-    /// The name the archiver records for `type`, or an error for a class it cannot name.
-    ///
-    /// corelibs' `NSStringFromClass`, which its archiver and unarchiver call, kills the process
-    /// for a class that is `private`, nested in another type, or generic: its name is not
-    /// `Module.Class`. Checked first, so such a class is refused rather than crashing.
+    /// The name the archiver records for `type`, or an error for a class it cannot name: checked
+    /// first, so such a class is refused rather than crashing the process.
     static func className(of type: AnyClass) throws -> String {
-        #if !canImport(Darwin)
-            let name = String(reflecting: type)
-            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, !name.contains(where: { "()<> $".contains($0) }) else {
-                throw Failure.notTopLevel(typeName: name)
-            }
-        #endif
+        try requireNameable(type)
         return NSStringFromClass(type)
     }
 

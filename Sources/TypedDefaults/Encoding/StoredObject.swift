@@ -26,17 +26,8 @@ enum StoredObject {
         if kind == UInt64.self, let value = object as? UInt64 { return .unsigned(value) }
         if kind == Float.self, let value = object as? Float { return .floating(Double(value)) }
         guard let number = object as? NSNumber else { return nil }
-        #if canImport(Darwin)
-            // Darwin bridges any NSNumber to Bool; only CFBoolean is a real boolean.
-            if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
-        #endif
+        if number.isBoolean { return .bool(number.boolValue) }
         switch UInt8(bitPattern: number.objCType.pointee) {
-        #if !canImport(Darwin)
-            // corelibs gives booleans (Swift's, NSNumber's and a parsed <true/>) the type "c";
-            // `as? Bool` is no test, as it also accepts a parsed integer 0 or 1.
-            case UInt8(ascii: "c"):
-                return .bool(number.boolValue)
-        #endif
         case UInt8(ascii: "f"), UInt8(ascii: "d"):
             return .floating(number.doubleValue)
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"),

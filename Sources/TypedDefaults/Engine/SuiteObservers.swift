@@ -1,8 +1,5 @@
 import Foundation
-
-#if !canImport(Darwin)
-    import Synchronization
-#endif
+import Synchronization
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {

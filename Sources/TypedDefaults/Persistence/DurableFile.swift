@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Replaces, renames and removes files so that a power cut at any instant leaves the old file
 /// or the new one, never an empty or torn one, and so that the change is on the device when
 /// the call returns (GLib's "durable" `g_file_set_contents_full`, which dconf uses):
@@ -155,9 +147,7 @@ enum DurableFile {
                 throw SystemError(code: code)
             }
         #endif
-        #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-        #endif
+        if FileSync.flushDriveCache(descriptor) { return }
         while fsync(descriptor) != 0 {
             guard errno == EINTR else { throw .current }
         }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads the bytes of a file the program did not necessarily write (a suite, a schema), so
 /// that nothing planted at its path can hang the read or take the machine's memory: a FIFO
 /// (whose plain `open` waits for a writer for ever), a device (`/dev/zero` never ends) and a

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A suite's property-list file: read, replaced atomically, locked across processes, and
 /// preserved aside when it does not parse.
 ///
@@ -132,11 +124,7 @@ struct PlistFile: Sendable {
     func identity() -> Identity? {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }
-        #if canImport(Darwin)
-            return Identity(inode: UInt64(status.st_ino), modified: status.st_mtimespec, size: Int64(status.st_size))
-        #else
-            return Identity(inode: UInt64(status.st_ino), modified: status.st_mtim, size: Int64(status.st_size))
-        #endif
+        return Identity(inode: UInt64(status.st_ino), modified: status.modificationTime, size: Int64(status.st_size))
     }
 
     /// Reads the file, and reads it again over a short, bounded wait while it is empty or does

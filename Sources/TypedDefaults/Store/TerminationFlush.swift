@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension DefaultsStore {
     /// Flushes every store when the process receives one of `signals`, then lets the signal
     /// end the process as it would have, so the exit status still says "terminated by SIGTERM".
@@ -56,11 +48,7 @@ enum TerminationFlush {
             if wakeDescriptor < 0 { startWatcher() }
             for signalNumber in signals where !installed.contains(signalNumber) {
                 var action = sigaction()
-                #if canImport(Darwin)
-                    action.__sigaction_u.__sa_handler = { number in TerminationFlush.notify(number) }
-                #else
-                    action.__sigaction_handler.sa_handler = { number in TerminationFlush.notify(number) }
-                #endif
+                action.setHandler { number in TerminationFlush.notify(number) }
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_RESTART
                 sigaction(signalNumber, &action, nil)

@@ -25,10 +25,6 @@ extension Date: DefaultsValue {
     }
 
     public var _propertyListObject: Any {
-        #if canImport(Darwin)
-            self
-        #else
-            timeIntervalSinceReferenceDate
-        #endif
+        storedForm
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if !canImport(Darwin)
-    import Synchronization
-#endif
+import Synchronization
 
 /// A property stored in `UserDefaults`, typed.
 ///

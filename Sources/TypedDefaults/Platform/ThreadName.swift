@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Names the calling thread where the system shows it (`top -H`, `/proc/<pid>/task/*/comm`, a
 /// debugger): on Linux, Foundation's `Thread.name` stays inside Foundation, and Glibc's module
 /// has no `pthread_setname_np`, so the name is written where the kernel keeps it (15 bytes).

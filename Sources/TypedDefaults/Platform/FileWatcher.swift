@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Tells a suite when its file may have been changed by another process.
 ///
 /// On Linux one inotify instance per process watches each preferences folder (a folder, not

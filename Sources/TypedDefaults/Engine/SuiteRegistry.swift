@@ -6,7 +6,9 @@ enum SuiteRegistry {
     enum Identity: Hashable {
         /// A plist file, by path: every handle on that file shares the state.
         case file(String)
-        /// A `UserDefaults` object whose file is not known, by identity.
+        /// A suite kept through `UserDefaults`, by name: every handle on it shares the state.
+        case named(String)
+        /// A `UserDefaults` object whose suite is not known, by identity.
         case defaults(ObjectIdentifier)
         /// A program's ``DefaultsBackend``, by its location.
         case backend(String)

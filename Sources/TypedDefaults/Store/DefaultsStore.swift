@@ -61,16 +61,16 @@ public struct DefaultsStore: Sendable {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that is not a plain
     ///   file name (see ``Foundation/UserDefaults/suite(named:)``).
     public init(suiteName: String, durability: Durability = .coalesced) throws(DefaultsError) {
-        #if canImport(Darwin)
-            self.init(try UserDefaults.suite(named: suiteName), durability: durability)
-        #else
-            // corelibs makes a `UserDefaults` for every name, and the store would only ask it
-            // its name back: the suite's file is known without one, and a `UserDefaults` costs
-            // a process's start-up more than the rest of opening the suite (it parses the
+        if let reason = SuiteName.problem(with: suiteName) { throw .invalidSuiteName(suiteName, reason: reason) }
+        switch SuiteStorage.current {
+        case .plistFile:
+            // Without a `UserDefaults`, which the store would only ask its name back: one costs
+            // a process's start-up more than the rest of opening the suite (corelibs parses the
             // command line, and its name is found by reflection).
-            if let reason = SuiteName.problem(with: suiteName) { throw .invalidSuiteName(suiteName, reason: reason) }
             self.init(fileSuite: suiteName, durability: durability)
-        #endif
+        case .userDefaults:
+            self.init(try UserDefaults.suite(named: suiteName), named: suiteName, durability: durability)
+        }
     }
 
     /// The store of the suite named by a literal in the program, for declaring it once where
@@ -110,13 +110,18 @@ public struct DefaultsStore: Sendable {
     ///   - defaults: the `UserDefaults` object whose suite the store reads and writes.
     ///   - durability: when writes reach the disk; `.coalesced` (within 100 ms) unless given.
     public init(_ defaults: UserDefaults, durability: Durability = .coalesced) {
-        #if !canImport(Darwin)
-            if let suiteName = PreferencesFolder.suiteName(of: defaults) {
-                self.init(fileSuite: suiteName, durability: durability)
-                return
-            }
-        #endif
-        let state = SuiteRegistry.state(for: .defaults(ObjectIdentifier(defaults))) {
+        if SuiteStorage.current == .plistFile, let suiteName = PreferencesFolder.suiteName(of: defaults) {
+            self.init(fileSuite: suiteName, durability: durability)
+            return
+        }
+        self.init(defaults, named: PreferencesFolder.anySuiteName(of: defaults), durability: durability)
+    }
+
+    /// The suite kept through `defaults`. Every store on one named suite shares one state, made
+    /// over the first object; an object whose suite's name is not known has a state of its own.
+    private init(_ defaults: UserDefaults, named suiteName: String?, durability: Durability) {
+        let identity = suiteName.map(SuiteRegistry.Identity.named) ?? .defaults(ObjectIdentifier(defaults))
+        let state = SuiteRegistry.state(for: identity) {
             let state = SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults")
             UserDefaultsBackend.announceChanges(of: defaults, to: state)
             return state
@@ -124,17 +129,15 @@ public struct DefaultsStore: Sendable {
         self.init(state: state, durability: durability)
     }
 
-    #if !canImport(Darwin)
-        /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
-        private init(fileSuite suiteName: String, durability: Durability) {
-            let file = PreferencesFolder.file(forSuite: suiteName)
-            // The registry keeps the state for the life of the process.
-            let state = SuiteRegistry.state(for: .file(file.path)) {
-                PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName).makeState(isPermanent: true)
-            }
-            self.init(state: state, durability: durability)
+    /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
+    private init(fileSuite suiteName: String, durability: Durability) {
+        let file = PreferencesFolder.file(forSuite: suiteName)
+        // The registry keeps the state for the life of the process.
+        let state = SuiteRegistry.state(for: .file(file.path)) {
+            PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName).makeState(isPermanent: true)
         }
-    #endif
+        self.init(state: state, durability: durability)
+    }
 
     /// A store of its own that keeps values in memory and writes nothing to disk, for tests and
     /// previews. Each call makes a new, empty one; copies of it share its values.

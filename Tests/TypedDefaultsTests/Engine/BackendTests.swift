@@ -87,8 +87,15 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             suites.append(name)
             return name
         }
+        // A store's own backend: the plist file's, unless suites are kept through `UserDefaults`,
+        // whose backend is checked below.
         let plistFile = DefaultsBackendConformance.check(
-            makeBackend: { try DefaultsStore(suiteName: newName()).backend },
+            makeBackend: {
+                SuiteStorage.current == .plistFile
+                    ? try DefaultsStore(suiteName: newName()).backend
+                    : PlistFileBackend(
+                        file: PlistFile(url: PreferencesFolder.file(forSuite: newName())), suiteName: suites.last!)
+            },
             reopen: { backend in
                 // Another process's handle on the same file, told of changes by its own watcher.
                 let name = URL(fileURLWithPath: backend.location).deletingPathExtension().lastPathComponent

@@ -5,7 +5,9 @@ import Testing
 /// allocations of the tests running beside this one.
 @Suite struct MemoryTests {
     @Test(
-        .tags(.childProcess), .startsProcesses, .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm"))
+        .tags(.childProcess), .startsProcesses,
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")),
+        .plistFilesOnly("corelibs `UserDefaults` rewrites the whole file on each commit: a million take hours")
     )
     func aMillionWritesLeaveTheResidentSetFlat() async throws {
         let suite = try TestSuite()

@@ -28,7 +28,8 @@ extension DefaultsKeys {
         #expect(!UserDefault(.resetSize, store: store).hasStoredValue)
     }
 
-    @Test func removeAllRemovesEveryKeyAndEveryListenerHearsOfIt() throws {
+    @Test(.plistFilesOnly("a `UserDefaults` object takes each write at once: only the plist files hold writes back"))
+    func removeAllRemovesEveryKeyAndEveryListenerHearsOfIt() throws {
         let suite = try TestSuite()
         // A key this program never declared, written by another program.
         suite.plant("someone else's", forKey: "foreign")
@@ -72,7 +73,10 @@ extension DefaultsKeys {
         #expect(reported.isEmpty)
     }
 
-    @Test func removeAllOnACorruptFileKeepsTheCorruptBytesAside() throws {
+    @Test(
+        .plistFilesOnly(
+            "a plist file that does not parse: corelibs `UserDefaults` reads it as empty, and writes over it"))
+    func removeAllOnACorruptFileKeepsTheCorruptBytesAside() throws {
         let suite = try TestSuite()
         try FileManager.default.createDirectory(
             at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -29,7 +29,7 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect([viaStore, viaDefaults, viaOtherObject] == [Int](repeating: 1, count: 3))
         viaOtherObject = 2
         #expect([viaName, viaStore, viaDefaults] == [Int](repeating: 2, count: 3))
-        #expect(byName.fileURL == suite.plistURL)
+        #expect(byName.fileURL == (suitesAreFiles ? suite.plistURL : nil))
     }
 
     /// A store over a `UserDefaults` object whose suite the engine leaves to `UserDefaults` (a
@@ -56,6 +56,25 @@ struct Counted: Equatable, DefaultsValueConvertible {
         let reader = try #require(UserDefaults(suiteName: name))
         reader.synchronize()
         #expect(reader.object(forKey: "written elsewhere") == nil)
+    }
+
+    /// `UserDefaults` keeps a value it finds equal to the one it holds as it was: a migration
+    /// from `3.0` to `3` over a `UserDefaults` object left a floating-point number stored.
+    @Test func aChangeOfANumbersTypeIsKeptOverAUserDefaultsObject() throws {
+        let name = "typeddefaults-tests." + UUID().uuidString + String(repeating: "t", count: 145)
+        let file = DefaultsStore.preferencesFolder.appendingPathComponent(name + ".plist")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let writer = try #require(UserDefaults(suiteName: name))
+        writer.set(3.0, forKey: "count")
+        writer.synchronize()
+
+        let store = DefaultsStore(try #require(UserDefaults(suiteName: name)))
+        #expect(store.fileURL == nil, "the suite is left to UserDefaults")
+        try store.migrate([.convert("count", from: Double.self, to: Int.self) { Int($0) }])
+        try store.flush()
+        #expect(store.storedValue(forKey: "count") == .integer(3))
+        let stored = try #require(FileManager.default.contents(atPath: file.path))
+        #expect(String(decoding: stored, as: UTF8.self).contains("<integer>3</integer>"))
     }
 
     @Test func theReadmeSharingExample() throws {
@@ -170,7 +189,8 @@ struct Counted: Equatable, DefaultsValueConvertible {
         #expect(try fileObject("now", suite) as? Int == 42)
     }
 
-    @Test func coalescedWritesWaitForTheWindowOrFlush() throws {
+    @Test(.plistFilesOnly("a `UserDefaults` object takes each write at once: only the plist files hold writes back"))
+    func coalescedWritesWaitForTheWindowOrFlush() throws {
         let suite = try TestSuite()
         let store = suite.store.durability(.coalesced(within: .seconds(3600)))
         UserDefault(wrappedValue: 0, "later", store: store).wrappedValue = 42
@@ -187,9 +207,9 @@ struct Counted: Equatable, DefaultsValueConvertible {
 
     @Test func updateIsAtomicAcrossThreads() throws {
         let suite = try TestSuite()
-        for store in [DefaultsStore.inMemory(), suite.store] {
+        // An update of a suite on disk rewrites the file.
+        for (store, perThread) in [(DefaultsStore.inMemory(), 1_000), (suite.store, 50)] {
             let counter = UserDefault(wrappedValue: 0, "counter", store: store)
-            let perThread = store.fileURL == nil ? 1_000 : 50  // a file update rewrites the file
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<perThread { counter.update { $0 += 1 } }
             }

@@ -27,9 +27,12 @@ import Testing
     }
 
     /// Every kind of write of this process, of another key, leaves both forms as they were.
-    @Test(.tags(.childProcess), .startsProcesses, arguments: ["xml", "binary"]) func everyKindOfWriteKeepsBothForms(
-        format: String
-    ) async throws {
+    @Test(
+        .plistFilesOnly("`UserDefaults` keeps one of two keys that are equal as Swift strings"), .tags(.childProcess),
+        .startsProcesses, arguments: ["xml", "binary"]) func everyKindOfWriteKeepsBothForms(
+            format: String
+        ) async throws
+    {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: format)
         let store = suite.store
@@ -99,7 +102,10 @@ import Testing
     }
 
     /// An observer of one form hears of that form's changes only, made by another program.
-    @Test(.tags(.childProcess), .startsProcesses) func observersHearTheirOwnFormOnly() async throws {
+    @Test(
+        .plistFilesOnly("`UserDefaults` keeps one of two keys that are equal as Swift strings"), .tags(.childProcess),
+        .startsProcesses) func observersHearTheirOwnFormOnly() async throws
+    {
         let suite = try TestSuite()
         try await Self.writeBothForms(to: suite.plistURL, format: "xml")
         let store = suite.store
@@ -135,7 +141,8 @@ import Testing
     /// A value written over one that Swift's `==` takes for it — a string in the other
     /// normalization, `-0.0` over `0.0` — is a change, and is stored: before, every kind of write
     /// dropped it as unchanged (found by the fuzz-import target, Fuzz/README.md).
-    @Test func aWriteOfAnEqualLookingValueIsStored() throws {
+    @Test(.plistFilesOnly("corelibs `UserDefaults` writes a string as NFC, and -0.0 as 0"))
+    func aWriteOfAnEqualLookingValueIsStored() throws {
         let suite = try TestSuite()
         let store = suite.store.durability(.immediate)
         try store.editStoredValues {

@@ -201,7 +201,10 @@ import Testing
         #expect(try suite.fileBytes() == before)
     }
 
-    @Test func aFileThatDoesNotParseIsLeftWhereAndAsItIs() throws {
+    @Test(
+        .plistFilesOnly(
+            "a plist file that does not parse: corelibs `UserDefaults` reads it as empty, and writes over it"))
+    func aFileThatDoesNotParseIsLeftWhereAndAsItIs() throws {
         let suite = try TestSuite()
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
         try FileManager.default.createDirectory(

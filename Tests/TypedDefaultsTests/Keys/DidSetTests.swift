@@ -79,7 +79,10 @@ extension DefaultsKeys {
         #expect(seen.all == [9])
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func changesByAnotherProcessFire() async throws {
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .startsProcesses) func changesByAnotherProcessFire() async throws
+    {
         let suite = try TestSuite()
         let seen = Collected<String>()
         let property = UserDefault(wrappedValue: "", "after", store: suite.store).didSet { new, _ in

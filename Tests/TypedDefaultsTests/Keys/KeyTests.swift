@@ -207,7 +207,10 @@ extension DefaultsKeys {
         #expect(throws: DefaultsError.self) { try UserDefault(.initialCorrupt, store: suite.store).load() }
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func eachProcessSeesTheFirstStoredInitialValue() async throws {
+    @Test(
+        .plistFilesOnly("an initial value is stored once across processes only under the plist file's lock"),
+        .tags(.childProcess), .startsProcesses) func eachProcessSeesTheFirstStoredInitialValue() async throws
+    {
         let suite = try TestSuite()
         let runs = try (0..<2).map { _ in try Probe.start("installID", suite.name) }
         let concurrent = runs.map { $0.waitForLine { $0.hasPrefix("installID ") } }
@@ -220,7 +223,10 @@ extension DefaultsKeys {
 
     // MARK: Registration
 
-    @Test func registeredDefaultsReachPlainReaders() throws {
+    @Test(
+        .plistFilesOnly(
+            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value"))
+    func registeredDefaultsReachPlainReaders() throws {
         let suite = try TestSuite()
         #expect(suite.defaults.object(forKey: "keys.registered") == nil)
         try suite.store.register(.registered, .registeredCount)
@@ -234,7 +240,11 @@ extension DefaultsKeys {
 
     /// corelibs keeps one registration domain for the process, as the StoresAndDurability article
     /// warns.
-    @Test(.enabled(if: isLinux)) func onLinuxEverySuiteSeesARegistration() throws {
+    @Test(
+        .enabled(if: isLinux),
+        .plistFilesOnly(
+            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value"))
+    func onLinuxEverySuiteSeesARegistration() throws {
         let suite = try TestSuite()
         let other = try TestSuite()
         try suite.store.register(.notRegisteredElsewhere)

@@ -47,7 +47,8 @@ import TypedDefaults
         expectSuccess(try await Probe.run("verify-foreign", suite.name))
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func twoProcessesMigratingAtOnceRunTheStepOnce() async throws {
+    @Test(.plistFilesOnly("the plist file's lock, shared with other processes"), .tags(.childProcess), .startsProcesses)
+    func twoProcessesMigratingAtOnceRunTheStepOnce() async throws {
         let suite = try TestSuite()
         let counter = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: counter.path, contents: nil)

@@ -145,7 +145,8 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
     }
 
     /// A dry run writes nothing, not even this process's writes waiting to be flushed.
-    @Test func aDryRunLeavesPendingWritesPending() throws {
+    @Test(.plistFilesOnly("a `UserDefaults` object takes each write at once: only the plist files hold writes back"))
+    func aDryRunLeavesPendingWritesPending() throws {
         let suite = try TestSuite()
         suite.plant("Ada", forKey: "userName")
         let before = try #require(try suite.fileBytes())
@@ -224,7 +225,10 @@ enum MigratedTheme: String, DefaultsValueConvertible { case light, dark }
     }
 
     /// A destination that cannot be read fails the move; the source keeps every byte.
-    @Test func aMoveToAnUnreadableSuiteChangesNothing() throws {
+    @Test(
+        .plistFilesOnly(
+            "a plist file that does not parse: corelibs `UserDefaults` reads it as empty, and writes over it"))
+    func aMoveToAnUnreadableSuiteChangesNothing() throws {
         let suite = try TestSuite()
         let shared = try TestSuite("unreadable")
         suite.plant(42, forKey: "count")

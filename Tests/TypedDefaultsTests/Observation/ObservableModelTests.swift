@@ -80,7 +80,10 @@ private final class UnobservedModel {
         #expect(model.volume == 0.8)
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func everyKindOfChangeIsSeen() async throws {
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .startsProcesses) func everyKindOfChangeIsSeen() async throws
+    {
         let suite = try TestSuite()
         let store = suite.store
         let model = PlainModel(store: store)

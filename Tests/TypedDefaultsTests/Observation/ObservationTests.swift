@@ -146,7 +146,10 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         _ = (all, chosen)
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func anotherProcessWritingIsNoticed() async throws {
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .startsProcesses) func anotherProcessWritingIsNoticed() async throws
+    {
         let suite = try TestSuite()
         let value = UserDefault(wrappedValue: -1, "fromChild.0", store: suite.store)
         let seen = Collected<DefaultsValueChange<Int>>()

@@ -115,7 +115,8 @@ extension StoreObservationTests {
         #expect(seen.wait(for: 2).map(\.newValue) == [0.7, 0.9])
     }
 
-    @Test(arguments: [false, true])
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), arguments: [false, true])
     func keysNoHandleUsedAreHeardOfWhenAnotherWriterChangesThem(storeHasReadBefore: Bool) throws {
         let suite = try TestSuite()
         suite.plant(1, forKey: "used")

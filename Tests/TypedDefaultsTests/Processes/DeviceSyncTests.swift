@@ -7,7 +7,7 @@ import Testing
 /// and a write called durable is on the device when it returns. The power cut itself is
 /// simulated in the tool's tests (PowerCutTests, on loop devices); these show the order of the
 /// calls without one, and what a failed sync does.
-@Suite struct DeviceSyncTests {
+@Suite(.plistFilesOnly("how the plist file is replaced and synced")) struct DeviceSyncTests {
     /// Whether `strace` is here; CI installs it, so there the test always runs.
     static let strace: String? = ["/usr/bin/strace", "/bin/strace"].first {
         FileManager.default.isExecutableFile(atPath: $0)

@@ -4,7 +4,11 @@ import TypedDefaults
 
 /// What survives the end of a process, shown with real child processes and read back from
 /// the suite's file itself.
-@Suite struct DurabilityTests {
+@Suite(
+    .plistFilesOnly(
+        "the plist files' durability, and merging other processes' writes: corelibs UserDefaults loses them (Apple's merges them through cfprefsd)"
+    )) struct DurabilityTests
+{
     /// The suite's file, parsed; fails the test if it does not parse.
     func contents(of suite: TestSuite) throws -> [String: Any] {
         let data = try #require(FileManager.default.contents(atPath: suite.plistURL.path))

@@ -5,7 +5,7 @@ import Testing
 
 /// A process trusts what it last wrote to a suite file only while the file holds those very
 /// bytes: another program can leave a file of the same size, inode and modification time.
-@Suite(.enabled(if: isLinux)) struct FileIdentityTests {
+@Suite(.enabled(if: isLinux), .plistFilesOnly("the plist file's identity")) struct FileIdentityTests {
     /// Another program, holding the suite's lock, rewrites the file in place with one integer
     /// changed (same size, same inode) and sets the modification time back to what it was. The
     /// store must still read the other program's value, and its next commit must keep it.

@@ -5,7 +5,12 @@ import Testing
 /// (the Semantics article lists them). Each run draws fresh seeds and prints them; a failure
 /// names its seed, and `TYPEDDEFAULTS_HISTORY_SEED=SEED swift test --filter HistoryTests` replays
 /// it. `TYPEDDEFAULTS_HISTORY_SEEDS=N` runs N seeds, for a longer search.
-@Suite(.enabled(if: isLinux)) struct HistoryTests {
+@Suite(
+    .enabled(if: isLinux),
+    .plistFilesOnly(
+        "histories of several processes, checked against the plist-file engine's model: corelibs UserDefaults neither merges nor announces other processes' writes"
+    )) struct HistoryTests
+{
     static let environment = ProcessInfo.processInfo.environment
 
     static var seeds: [UInt64] {

@@ -5,7 +5,7 @@ import Testing
 
 /// The suite file as other programs, other users and a hostile system leave it: a file that
 /// cannot be read, other writers' formats and values, links, stale and planted files.
-@Suite struct HostileFileTests {
+@Suite(.plistFilesOnly("other programs' writes to the plist file, and its bytes")) struct HostileFileTests {
     /// The suite's file, parsed; fails the test if it does not parse.
     func contents(of url: URL) throws -> [String: Any] {
         let data = try #require(FileManager.default.contents(atPath: url.path))

@@ -82,7 +82,11 @@ import Testing
     /// program (measured: `typed-defaults read` and a `@UserDefault` read both still blocked after
     /// 10 s). The StoresAndDurability article lists what cannot be read (another user's file, mode
     /// 000, a folder, no file descriptors): `readFailed`, reported once, defaults read.
-    @Test(.tags(.childProcess), .startsProcesses) func aFIFOAtTheSuitePathHangsNoRead() async throws {
+    @Test(
+        .plistFilesOnly(
+            "corelibs `UserDefaults` opens a FIFO and waits for a writer for ever, and reads a device to its end"),
+        .tags(.childProcess), .startsProcesses) func aFIFOAtTheSuitePathHangsNoRead() async throws
+    {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let suite = "hostile.fifo"
@@ -98,7 +102,11 @@ import Testing
     /// into an array. Under a 2 GB address-space limit the probe dies in `Data.append`
     /// ("unable to allocate memory"); without one it takes the machine's memory. A sparse file of
     /// 1 GiB (no disk space) took 2.0 GB of resident memory and 3.5 s to be set aside.
-    @Test(.tags(.childProcess), .startsProcesses) func aSuiteFileThatNeverEndsIsNoUnboundedRead() async throws {
+    @Test(
+        .plistFilesOnly(
+            "corelibs `UserDefaults` opens a FIFO and waits for a writer for ever, and reads a device to its end"),
+        .tags(.childProcess), .startsProcesses) func aSuiteFileThatNeverEndsIsNoUnboundedRead() async throws
+    {
         let folder = try Self.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let suite = "hostile.zero"
@@ -124,7 +132,10 @@ import Testing
     /// the link over the file: every byte of it is gone. StoresAndDurability: a suite file that
     /// does not parse is renamed aside, "never overwritten". Run as `nobody` (root may rename in a
     /// read-only folder).
-    @Test(.tags(.childProcess), .startsProcesses) func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten()
+    @Test(
+        .plistFilesOnly(
+            "a plist file that does not parse: corelibs `UserDefaults` reads it as empty, and writes over it"),
+        .tags(.childProcess), .startsProcesses) func aCorruptFileThatCannotBeMovedAsideIsNeverOverwritten()
         async throws
     {
         let root = try Self.privateFolder()
@@ -222,7 +233,8 @@ import Testing
     /// nothing, and the suite's version still advances, so the step never runs again. The value
     /// stays under the old key and the program reads the new one as its default. The dry run says
     /// `rename "café" to "café"` and lists no change.
-    @Test func renamingAKeyToItsCanonicalTwinMovesTheValue() throws {
+    @Test(.plistFilesOnly("`UserDefaults` keeps one of two keys that are equal as Swift strings"))
+    func renamingAKeyToItsCanonicalTwinMovesTheValue() throws {
         let suite = try TestSuite()
         let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
         suite.store[DefaultsKey<Int>(nfc, default: 0)] = 1
@@ -304,7 +316,8 @@ import Testing
     /// exit can win that race and end in 7 s; it did not in the runs measured.) Now a flush that
     /// takes the commit lock after the exit began leaves its changes to the exit's flush: 7.2 s in
     /// three runs. The child is this test binary again, running only `exitWhileLocked`.
-    @Test(.tags(.childProcess), .startsProcesses) func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds()
+    @Test(.plistFilesOnly("the plist file's lock, shared with other processes"), .tags(.childProcess), .startsProcesses)
+    func anExitWhileAFlushWaitsForAStuckLockEndsWithinSevenSeconds()
         async throws
     {
         let folder = try Self.privateFolder()

@@ -7,7 +7,8 @@ import Testing
 /// removed and made again, moved away, or loses its parent: the file watcher watches
 /// the folder again once it is back. Each test has folders of its own, never this process's
 /// preferences folder, which other tests share.
-@Suite(.enabled(if: isLinux), .tags(.childProcess), .startsProcesses) struct RecreatedFolderTests {
+@Suite(.enabled(if: isLinux), .tags(.childProcess), .startsProcesses, .plistFilesOnly("the plist file's watcher"))
+struct RecreatedFolderTests {
     /// How long a write of a child that has exited may take to be heard: "heard, not never".
     static let bound: Double = 10
 

@@ -13,7 +13,9 @@ import Testing
     }
 
     /// Plain `UserDefaults` gets these wrong on Linux and `@UserDefault` right.
-    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` writes a string as NFC, and -0.0 as 0"), .tags(.childProcess),
+        .startsProcesses, .enabled(if: isLinux), arguments: ProbeCase.linuxQuirks.map(\.name))
     func linuxQuirkIsHandled(_ caseName: String) async throws {
         try await writeThenVerify(caseName)
     }

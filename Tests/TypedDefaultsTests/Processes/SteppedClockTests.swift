@@ -5,7 +5,7 @@ import Testing
 /// suite's file lock, another thread's commit, a file being rewritten, a failed load's retry)
 /// under libfaketime, which fakes the wall clock and leaves the monotonic one alone; the
 /// machine's own clock is never touched.
-@Suite(.enabled(if: isLinux)) struct SteppedClockTests {
+@Suite(.enabled(if: isLinux), .plistFilesOnly("the plist file's lock and settle waits")) struct SteppedClockTests {
     static let libfaketime = ["x86_64", "aarch64"].map { "/usr/lib/\($0)-linux-gnu/faketime/libfaketimeMT.so.1" }
         .first { FileManager.default.fileExists(atPath: $0) }
     /// CI installs Debian's faketime, so there the test always runs.

@@ -5,7 +5,7 @@ import TypedDefaults
 /// Another process holds a suite's lock and never lets go: it was stopped (Ctrl-Z) mid-flush.
 /// Every wait for the lock gives up after a bound, keeps the changes where the process goes on,
 /// and never holds up the end of a process.
-@Suite struct StuckLockTests {
+@Suite(.plistFilesOnly("the plist file's lock, shared with other processes")) struct StuckLockTests {
     /// A child holding the suite's lock, stopped with SIGSTOP.
     func stoppedHolder(of suite: TestSuite) throws -> Probe.Running {
         let holder = try Probe.start("holdLock", suite.name)

@@ -8,7 +8,7 @@ import Testing
 /// while the folder is armed or awaited. inotify tells nothing of those (a watch follows its
 /// inode); the watcher finds them by comparing, once a second, the folder at the path with the one
 /// watched. Each test has folders of its own under a root removed when it ends.
-@Suite(.enabled(if: isLinux)) struct WatchedPathTests {
+@Suite(.enabled(if: isLinux), .plistFilesOnly("the plist file's watcher")) struct WatchedPathTests {
     /// A new folder under the temporary folder; removed (with whatever was moved beside it) by
     /// `remove`.
     final class Root {

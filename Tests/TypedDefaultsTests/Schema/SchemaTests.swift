@@ -66,7 +66,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         }
     }
 
-    @Test func aCatalogAndKeysArePublishedBesideTheirSuite() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aCatalogAndKeysArePublishedBesideTheirSuite() throws {
         let suite = try TestSuite()
         let launchCount = DefaultsKey<Int>("launchCount", default: 0, store: suite.store)
         let deadline = DefaultsKey<Date>("deadline", dynamicDefault: { Date() }, store: suite.store)
@@ -119,7 +120,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(schema["missing"] == nil)
     }
 
-    @Test func publishingAgainUnchangedLeavesTheFileAlone() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func publishingAgainUnchangedLeavesTheFileAlone() throws {
         let suite = try TestSuite()
         let catalog = Catalog(store: suite.store)
         let file = try #require(try DefaultsSchema.publish(catalog).first)
@@ -136,7 +138,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(parsed?["format"] as? String == "typed-defaults schema")
     }
 
-    @Test func keysOfTwoSuitesArePublishedBesideEach() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func keysOfTwoSuitesArePublishedBesideEach() throws {
         let (first, second) = (try TestSuite(), try TestSuite())
         let a = DefaultsKey<Int>("a", default: 1, store: first.store)
         let b = DefaultsKey<String>("b", default: "x", store: second.store)
@@ -151,7 +154,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(try DefaultsStore.inMemory().publishedSchema() == nil)
     }
 
-    @Test func valuesAreCheckedAgainstTheStoredTypeAndRange() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func valuesAreCheckedAgainstTheStoredTypeAndRange() throws {
         let suite = try TestSuite()
         let file = try #require(try DefaultsSchema.publish(Catalog(store: suite.store)).first)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -199,7 +203,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(gain.problem(with: .integer(2)) == "2 is not one of the options: 0.5, 1.0")
     }
 
-    @Test func aSchemaFileThatCannotBeReadIsAnErrorNeverACrash() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aSchemaFileThatCannotBeReadIsAnErrorNeverACrash() throws {
         let suite = try TestSuite()
         let file = suite.plistURL.deletingPathExtension().appendingPathExtension("schema.json")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -231,7 +236,8 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(try suite.store.publishedSchema() == DefaultsSchema(suite: "s", keys: []))
     }
 
-    @Test func aSchemaThatCannotBeWrittenIsAnErrorAndTheSuiteIsUntouched() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aSchemaThatCannotBeWrittenIsAnErrorAndTheSuiteIsUntouched() throws {
         let suite = try TestSuite()
         let key = DefaultsKey<Int>("count", default: 0, store: suite.store)
         suite.store[key] = 3

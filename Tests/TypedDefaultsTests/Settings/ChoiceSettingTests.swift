@@ -184,7 +184,10 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(try suite.flushedObject(forKey: "speed") as? String == "quarter", "nothing torn: a case's raw value")
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func stepsFromTwoProcessesAtOnceAreAllTaken() async throws {
+    @Test(
+        .plistFilesOnly("`update` is atomic across processes only under the plist file's lock"), .tags(.childProcess),
+        .startsProcesses) func stepsFromTwoProcessesAtOnceAreAllTaken() async throws
+    {
         let suite = try TestSuite()
         let name = suite.name
         async let first = Probe.run("stepChoice", name, "101")
@@ -262,7 +265,8 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(number.wrappedValue == 720, "a number default reads as its nearest option")
     }
 
-    @Test func anOptionThatCannotBeStoredIsListedWithoutAValue() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func anOptionThatCannotBeStoredIsListedWithoutAValue() throws {
         struct Gain: Codable, Equatable, DefaultsValueConvertible { var level: Double }
         struct Screen: SettingsCatalog { @Setting var gain: Gain }
         let suite = try TestSuite()
@@ -284,7 +288,8 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(try suite.store.publishedSchema()?["gain"]?.options?.count == 1, "the schema lists what can be written")
     }
 
-    @Test func anOptionalSettingTakesNilAsAnOption() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func anOptionalSettingTakesNilAsAnOption() throws {
         struct Screen: SettingsCatalog { @Setting var accent: String? }
         let suite = try TestSuite()
         let screen = Screen(
@@ -332,7 +337,9 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
         #expect(walk(count, 3, upward: false, wrapping: true) == [0, 10, 9])
     }
 
-    @Test(.tags(.childProcess), .startsProcesses) func anOutOfListValueWrittenByAnotherProcessIsCorrectedOnRead()
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .startsProcesses) func anOutOfListValueWrittenByAnotherProcessIsCorrectedOnRead()
         async throws
     {
         let suite = try TestSuite()

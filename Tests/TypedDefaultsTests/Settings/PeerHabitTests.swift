@@ -41,7 +41,8 @@ private struct Preferences: Hashable {
 @Suite struct PeerHabitTests {
     /// A generic settings screen shows every setting the type declares: plain `@UserDefault`
     /// properties too, titled with their keys, of the kind their types give.
-    @Test func aCatalogListsPlainUserDefaultsToo() throws {
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aCatalogListsPlainUserDefaultsToo() throws {
         let suite = try TestSuite()
         let catalog = MixedCatalog(store: suite.store)
         catalog.launchCount = 3
@@ -161,7 +162,8 @@ private struct Preferences: Hashable {
     }
 
     /// Heterogeneous values in one setting read and write like JSON (Defaults' `AnySerializable`).
-    @Test func mixedValuesReadAndWriteLikeJSON() throws {
+    @Test(.plistFilesOnly("corelibs `UserDefaults` keeps a date to whole seconds"))
+    func mixedValuesReadAndWriteLikeJSON() throws {
         let suite = try TestSuite()
         let layout = UserDefault<[String: DefaultsStoredValue]>(
             wrappedValue: ["columns": 3, "tags": [true, "x", 1.5], "nested": ["on": false]], "layout",

@@ -1,5 +1,7 @@
 import Foundation
-import TypedDefaults
+import Testing
+
+@testable import TypedDefaults
 
 /// For tests of corelibs Foundation's behaviour, which Apple platforms do not share.
 #if os(Linux)
@@ -102,4 +104,16 @@ func writeAtRest(_ bytes: Data, to url: URL) throws {
 /// Dates the file at `url` a minute back, as ``writeAtRest(_:to:)`` does.
 func leaveAtRest(_ url: URL) throws {
     try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url.path)
+}
+
+/// Whether named suites are kept in the engine's plist files, not through `UserDefaults`.
+let suitesAreFiles = SuiteStorage.current == .plistFile
+
+extension Trait where Self == ConditionTrait {
+    /// For a test of a promise only the engine's own plist files keep, which a suite kept
+    /// through a `UserDefaults` object (Apple platforms, and Linux with
+    /// `TYPEDDEFAULTS_SUITE_STORAGE=userdefaults`) does not: skipped there, saying `reason`.
+    static func plistFilesOnly(_ reason: Comment) -> Self {
+        .enabled(if: SuiteStorage.current == .plistFile, Comment(rawValue: "plist files only: \(reason.rawValue)"))
+    }
 }

@@ -100,7 +100,8 @@ import TypedDefaults
         StaticSettings.$greeting.reset()
         #expect(StaticSettings.greeting == "hello")
         try DefaultsStore(StaticSettings.defaults).flush()
-        TestSuite.removeFiles(of: DefaultsStore(StaticSettings.defaults).fileURL!)
+        TestSuite.removeFiles(
+            of: DefaultsStore.preferencesFolder.appendingPathComponent("\(StaticSettings.suiteName).plist"))
     }
 
     @Test func equalValuesGiveEqualJSON() throws {

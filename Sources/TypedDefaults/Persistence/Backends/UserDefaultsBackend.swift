@@ -18,16 +18,11 @@ struct UserDefaultsBackend: BuiltInBackend {
         SuiteState(backend: self, label: location, isPermanent: false)
     }
 
-    /// On Apple platforms, writes by other processes (and plain `UserDefaults` writes) are
-    /// announced by notification, and so are the suite's own, synchronously inside `set`,
-    /// under the suite's lock: the state reloads from another queue. Unowned, as the file
+    /// The state reloads on each change `defaults` announces (on Apple platforms), from another
+    /// queue: its own writes are announced under the suite's lock. Unowned, as the file
     /// watcher's handler: the registry keeps the state for the life of the process.
     static func announceChanges(of defaults: UserDefaults, to state: SuiteState) {
-        #if canImport(Darwin)
-            NotificationCenter.default.addObserver(
-                forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
-            ) { [unowned state] _ in DispatchQueue.global().async { state.reload() } }
-        #endif
+        defaults.onAnnouncedChange { [unowned state] in DispatchQueue.global().async { state.reload() } }
     }
 
     func loadContents() -> SuiteContents {
@@ -35,10 +30,7 @@ struct UserDefaultsBackend: BuiltInBackend {
     }
 
     func reload(onlyIfChanged: Bool) -> Reloaded {
-        #if !canImport(Darwin)
-            // With nothing of its own to write, this drops corelibs' cached copy of the file.
-            defaults.defaults.synchronize()
-        #endif
+        defaults.defaults.synchronizeWhereNeeded()
         return .perKey
     }
 
@@ -63,6 +55,13 @@ struct UserDefaultsBackend: BuiltInBackend {
 
     func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {
         if let object {
+            // `UserDefaults` keeps a value it finds equal to the one it holds (`3` over `3.0`)
+            // as it was, so a migration that only changes a number's type would be lost.
+            if let old = defaults.defaults.object(forKey: key.name) as? NSObject, old.isEqual(object.object),
+                !PropertyList.same(old, object.object)
+            {
+                defaults.defaults.removeObject(forKey: key.name)
+            }
             defaults.defaults.set(object.object, forKey: key.name)
         } else {
             // Never set(nil, forKey:): it loops forever on Linux.
@@ -128,9 +127,7 @@ struct UserDefaultsBackend: BuiltInBackend {
     }
 
     private func synchronize() {
-        #if !canImport(Darwin)
-            defaults.defaults.synchronize()
-        #endif
+        defaults.defaults.synchronizeWhereNeeded()
     }
 }
 

@@ -1,0 +1,25 @@
+import Foundation
+
+extension UserDefaults {
+    /// Calls `handler` on each change this object announces: on Apple platforms, writes by
+    /// other processes and plain `UserDefaults` writes, and the object's own, synchronously
+    /// inside `set`. corelibs announces nothing; there a store rereads when asked to.
+    func onAnnouncedChange(_ handler: @escaping @Sendable () -> Void) {
+        #if canImport(Darwin)
+            NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: self, queue: nil
+            ) {
+                _ in handler()
+            }
+        #endif
+    }
+
+    /// Writes what was set to the suite's file and drops the cached copy, so the next read
+    /// sees other processes' writes: corelibs does either only in `synchronize()`. Apple's
+    /// `UserDefaults` persists and keeps itself current by itself.
+    func synchronizeWhereNeeded() {
+        #if !canImport(Darwin)
+            synchronize()
+        #endif
+    }
+}

@@ -16,7 +16,7 @@ per_suite = collections.Counter(line.split("/")[0].split(".")[-1] for line in li
 
 marked = collections.Counter()
 skipped = 0
-for kind, name, reason in re.findall(r'^➜ (Suite|Test) (\S+) skipped(?:: "(.*)")?$', log, re.MULTILINE):
+for kind, name, reason in re.findall(r'^➜ (Suite|Test) (\S+) skipped(?:\.|: "(.*)")$', log, re.MULTILINE):
     count = per_suite[name] if kind == "Suite" else 1
     skipped += count
     if reason.startswith(MARK):
@@ -27,3 +27,5 @@ print(f"{sum(marked.values())} marked as facts of the plist files alone:")
 for reason, count in marked.most_common():
     print(f"  {count:3}  {reason}")
 print(f"{skipped - sum(marked.values())} skipped for other reasons (as in the test stage)")
+if not marked:
+    sys.exit("no test was marked: the log's form changed, or the variable was not honoured")

@@ -1,4 +1,6 @@
-import Synchronization
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// The bindings a typed key made in the stores it was used with, so that `store[.key]` finds
 /// its slot without hashing the key's name or taking the store's registry lock.

@@ -1,5 +1,8 @@
 import Foundation
-import Synchronization
+
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {

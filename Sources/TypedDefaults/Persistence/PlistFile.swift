@@ -149,6 +149,9 @@ struct PlistFile: Sendable {
             usleep(10_000)
             current = readOnce()
         }
+        if current.changedWhileRead {
+            return .unreadable(.readFailed(path: url.path, underlying: StillBeingWritten()))
+        }
         if current.isUnsettled, let identity = current.identity,
             (current.isEmptyFile && identity != first.identity) || identity.changedLessThan(Wait.atRest)
         {
@@ -163,6 +166,8 @@ struct PlistFile: Sendable {
         var contents: Contents
         var isEmptyFile: Bool
         var identity: Identity?
+        /// The file changed between the look at its identity and the end of the read.
+        var changedWhileRead = false
 
         /// Empty or unparsable: perhaps a writer halfway through the file.
         var isUnsettled: Bool {
@@ -181,6 +186,13 @@ struct PlistFile: Sendable {
         case .success(nil): return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
         case .success(let bytes?): data = bytes
         case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
+        }
+        // A writer that truncated the file between the look at it and the read would otherwise
+        // leave the file's old, settled identity with its empty bytes.
+        let after = self.identity()
+        guard after == identity else {
+            return Read(
+                contents: .unparsable(StillBeingWritten()), isEmptyFile: false, identity: after, changedWhileRead: true)
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.

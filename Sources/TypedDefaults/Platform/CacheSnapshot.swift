@@ -1,4 +1,6 @@
-import Synchronization
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A copy of a slot's cache that a read takes without the suite's lock, for what fits in two
 /// words: "nothing is stored", and a cached value of a trivial type of at most 16 bytes (`Bool`,

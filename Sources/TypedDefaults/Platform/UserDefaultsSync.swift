@@ -1,9 +1,9 @@
 import Foundation
 
 extension UserDefaults {
-    /// Calls `handler` on each change this object announces: on Apple platforms, writes by
-    /// other processes and plain `UserDefaults` writes, and the object's own, synchronously
-    /// inside `set`. corelibs announces nothing; there a store rereads when asked to.
+    /// Calls `handler` on each change this object announces: on Apple platforms, this process's
+    /// changes through it, synchronously inside `set` (another process's are not announced).
+    /// corelibs announces nothing; there a store rereads when asked to.
     func onAnnouncedChange(_ handler: @escaping @Sendable () -> Void) {
         #if canImport(Darwin)
             NotificationCenter.default.addObserver(

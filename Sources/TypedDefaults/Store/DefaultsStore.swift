@@ -91,13 +91,11 @@ public struct DefaultsStore: Sendable {
     ///   - name: the suite's name, as a literal; this traps if ``init(suiteName:durability:)`` would refuse it.
     ///   - durability: when writes reach the disk; `.coalesced` (within 100 ms) unless given.
     public init(suite name: StaticString, durability: Durability = .coalesced) {
-        let defaults: UserDefaults
         do {
-            defaults = try UserDefaults.suite(named: name.description)
+            try self.init(suiteName: name.description, durability: durability)
         } catch {
             preconditionFailure("DefaultsStore(suite: \"\(name)\"): \(error)")
         }
-        self.init(defaults, durability: durability)
     }
 
     /// The suite that `defaults` reads and writes, shared with every other handle on it.

@@ -1,5 +1,8 @@
 import Foundation
-import Synchronization
+
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// A property stored in `UserDefaults`, typed.
 ///

@@ -13,7 +13,7 @@ import Testing
 @Suite struct FirstUseWatchTests {
     /// An edit takes the file in before any watch; a write another process makes then, before
     /// the first read starts the watch, is still heard.
-    @Test(.plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .hangGuard)
+    @Test(.plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"), .hangGuard)
     func aWriteMadeBeforeTheWatchBeganIsHeard() async throws {
         guard isLinux else { return }
         let suite = try TestSuite()

@@ -80,7 +80,8 @@ extension DefaultsKeys {
     }
 
     @Test(
-        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"),
+        .tags(.childProcess),
         .startsProcesses) func changesByAnotherProcessFire() async throws
     {
         let suite = try TestSuite()

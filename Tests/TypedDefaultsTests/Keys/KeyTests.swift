@@ -225,7 +225,8 @@ extension DefaultsKeys {
 
     @Test(
         .plistFilesOnly(
-            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value"))
+            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value (on Apple platforms too)"
+        ))
     func registeredDefaultsReachPlainReaders() throws {
         let suite = try TestSuite()
         #expect(suite.defaults.object(forKey: "keys.registered") == nil)
@@ -243,7 +244,8 @@ extension DefaultsKeys {
     @Test(
         .enabled(if: isLinux),
         .plistFilesOnly(
-            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value"))
+            "`UserDefaults` answers a read with a registered default, so a store over it takes one for a stored value (on Apple platforms too)"
+        ))
     func onLinuxEverySuiteSeesARegistration() throws {
         let suite = try TestSuite()
         let other = try TestSuite()

@@ -81,7 +81,8 @@ private final class UnobservedModel {
     }
 
     @Test(
-        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"),
+        .tags(.childProcess),
         .startsProcesses) func everyKindOfChangeIsSeen() async throws
     {
         let suite = try TestSuite()

@@ -147,7 +147,8 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
     }
 
     @Test(
-        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"),
+        .tags(.childProcess),
         .startsProcesses) func anotherProcessWritingIsNoticed() async throws
     {
         let suite = try TestSuite()

@@ -116,7 +116,8 @@ extension StoreObservationTests {
     }
 
     @Test(
-        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), arguments: [false, true])
+        .plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"),
+        arguments: [false, true])
     func keysNoHandleUsedAreHeardOfWhenAnotherWriterChangesThem(storeHasReadBefore: Bool) throws {
         let suite = try TestSuite()
         suite.plant(1, forKey: "used")

@@ -338,7 +338,8 @@ struct Bitrate: CaseIterable, Equatable, DefaultsValueConvertible, RawRepresenta
     }
 
     @Test(
-        .plistFilesOnly("corelibs `UserDefaults` does not tell of other processes' writes"), .tags(.childProcess),
+        .plistFilesOnly("`UserDefaults` does not tell of other processes' writes (Apple's neither)"),
+        .tags(.childProcess),
         .startsProcesses) func anOutOfListValueWrittenByAnotherProcessIsCorrectedOnRead()
         async throws
     {

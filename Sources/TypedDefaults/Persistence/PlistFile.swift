@@ -187,23 +187,24 @@ struct PlistFile: Sendable {
         case .success(let bytes?): data = bytes
         case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
         }
-        // A writer that truncated the file between the look at it and the read would otherwise
-        // leave the file's old, settled identity with its empty bytes.
-        let after = self.identity()
-        guard after == identity else {
+        // Empty or torn bytes under the file's old, settled identity: a writer truncated it
+        // between the look at it and the read. Whole bytes are whole, whoever wrote them.
+        func changedWhileRead() -> Read? {
+            let after = self.identity()
+            guard after != identity else { return nil }
             return Read(
                 contents: .unparsable(StillBeingWritten()), isEmptyFile: false, identity: after, changedWhileRead: true)
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.
-            return Read(contents: .values([:]), isEmptyFile: true, identity: identity)
+            return changedWhileRead() ?? Read(contents: .values([:]), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
             return Read(
                 contents: .values(try PropertyListReader.suiteContents(from: data)), isEmptyFile: false,
                 identity: identity)
         } catch {
-            return Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
+            return changedWhileRead() ?? Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
         }
     }
 

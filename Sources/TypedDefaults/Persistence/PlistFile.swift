@@ -111,11 +111,16 @@ struct PlistFile: Sendable {
                 && first.modified.tv_sec == second.modified.tv_sec && first.modified.tv_nsec == second.modified.tv_nsec
         }
 
-        /// Whether the file changed less than `seconds` ago on the wall clock. A time more than
-        /// a second ahead of the clock (another machine's, or set by hand) is not a writer at
-        /// work, and counts as long ago.
+        /// How long ago the file changed, on the wall clock (negative for a time ahead of it).
+        var age: TimeInterval {
+            Date().timeIntervalSince1970 - (Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+        }
+
+        /// Whether the file changed less than `seconds` ago. A time more than a second ahead of
+        /// the clock (another machine's, or set by hand) is not a writer at work, and counts as
+        /// long ago.
         func changedLessThan(_ seconds: TimeInterval) -> Bool {
-            let age = Date().timeIntervalSince1970 - (Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+            let age = age
             return age > -1 && age < seconds
         }
     }
@@ -137,11 +142,10 @@ struct PlistFile: Sendable {
     func settledRead() -> Contents {
         let first = readOnce()
         var wait = Wait.settle
-        if let modified = first.identity?.modified {
+        if let age = first.identity?.age {
             // The file's time is on the wall clock: how long ago it changed is taken once, and
             // the wait measured from now on the monotonic clock.
-            let changed = Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
-            wait = min(wait, max(0, changed.timeIntervalSinceNow + Wait.settle))
+            wait = min(wait, max(0, Wait.settle - age))
         }
         let deadline = ContinuousClock.Instant.after(wait)
         var current = first

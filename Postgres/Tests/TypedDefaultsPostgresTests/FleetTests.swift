@@ -75,9 +75,13 @@ enum Machine {
             return true
         }
 
-        /// Waits for the process to end; its status and what it said on standard error.
+        /// Waits for the process to end; its status and what it said on standard error. Foundation
+        /// starts the termination handler on a thread of its own and may clear `isRunning` before
+        /// that thread runs, so this also waits (up to 5 s more) for the handler to set `ended`.
         func finish() async -> (status: Int32, errors: String) {
             while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+            let handled = ContinuousClock.now + .seconds(5)
+            while ended == nil, ContinuousClock.now < handled { try? await Task.sleep(for: .milliseconds(2)) }
             output.fileHandleForReading.readabilityHandler = nil
             let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             return (process.terminationStatus, errorText)

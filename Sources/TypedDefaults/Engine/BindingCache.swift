@@ -1,7 +1,3 @@
-#if !canImport(Darwin)
-    import Synchronization
-#endif
-
 /// The bindings a typed key made in the stores it was used with, so that `store[.key]` finds
 /// its slot without hashing the key's name or taking the store's registry lock.
 ///
@@ -12,81 +8,70 @@
 ///
 /// Bindings in suites that live as long as the process (every store but an in-memory one) are
 /// published once in one of ``fixedCount`` places and kept as long as the key, so a read finds
-/// them with atomic loads and no lock (on Linux; on Apple platforms, where `Atomic` needs
-/// macOS 15, under a lock). Others share ``recent``, a few bindings under a lock, the most
-/// recently made first: a program that uses one key with many in-memory stores in turn (a test
-/// each) remakes a binding now and then, and keeps little of the stores it is done with.
-// @unchecked Sendable is sound: the fixed bindings are published once through atomics (or the
-// lock) and never change after; `recent` is only touched while holding `lock`, which is also why
-// it skips Swift's dynamic exclusivity checks; each binding is immutable.
+/// them with ``AtomicWord`` loads and no lock. Others share ``recent``, a few bindings under a
+/// lock, the most recently made first: a program that uses one key with many in-memory stores in
+/// turn (a test each) remakes a binding now and then, and keeps little of the stores it is done
+/// with.
+// @unchecked Sendable is sound: the fixed bindings are published once through atomic words and
+// never change after; `recent` is only touched while holding `lock`, which is also why it skips
+// Swift's dynamic exclusivity checks; each binding is immutable.
 @usableFromInline final class BindingCache<Value: DefaultsValueConvertible>: @unchecked Sendable {
     @usableFromInline static var fixedCount: Int { 4 }
     static var recentCapacity: Int { 4 }
 
-    #if canImport(Darwin)
-        @exclusivity(unchecked) @usableFromInline var fixed: [KeyBinding<Value>] = []
-    #else
-        /// Retained bindings (`Unmanaged` bit patterns), 0 while free.
-        @usableFromInline let fixed0 = Atomic<UInt>(0)
-        @usableFromInline let fixed1 = Atomic<UInt>(0)
-        @usableFromInline let fixed2 = Atomic<UInt>(0)
-        @usableFromInline let fixed3 = Atomic<UInt>(0)
-    #endif
+    /// Retained bindings (`Unmanaged` bit patterns), 0 while free.
+    @usableFromInline let fixed0 = AtomicWord(0)
+    @usableFromInline let fixed1 = AtomicWord(0)
+    @usableFromInline let fixed2 = AtomicWord(0)
+    @usableFromInline let fixed3 = AtomicWord(0)
     @usableFromInline let lock = SuiteLock()
     @exclusivity(unchecked) @usableFromInline var recent: [KeyBinding<Value>] = []
 
     init() {}
 
-    #if !canImport(Darwin)
-        deinit {
-            for index in 0..<Self.fixedCount {
-                let bits = loadFixed(index)
-                guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
-                Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).release()
-            }
+    deinit {
+        for index in 0..<Self.fixedCount {
+            let bits = loadFixed(index)
+            guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { continue }
+            Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).release()
         }
+    }
 
-        @inlinable
-        func loadFixed(_ index: Int) -> UInt {
-            switch index {
-            case 0: fixed0.load(ordering: .acquiring)
-            case 1: fixed1.load(ordering: .acquiring)
-            case 2: fixed2.load(ordering: .acquiring)
-            default: fixed3.load(ordering: .acquiring)
-            }
+    @inlinable
+    func loadFixed(_ index: Int) -> UInt {
+        switch index {
+        case 0: fixed0.load()
+        case 1: fixed1.load()
+        case 2: fixed2.load()
+        default: fixed3.load()
         }
+    }
 
-        func storeFixed(_ index: Int, _ bits: UInt) {
-            switch index {
-            case 0: fixed0.store(bits, ordering: .releasing)
-            case 1: fixed1.store(bits, ordering: .releasing)
-            case 2: fixed2.store(bits, ordering: .releasing)
-            default: fixed3.store(bits, ordering: .releasing)
-            }
+    func storeFixed(_ index: Int, _ bits: UInt) {
+        switch index {
+        case 0: fixed0.store(bits)
+        case 1: fixed1.store(bits)
+        case 2: fixed2.store(bits)
+        default: fixed3.store(bits)
         }
-    #endif
+    }
 
     /// Runs `body` with the binding made for the state numbered `serial`, or with `nil`. A
     /// closure rather than a returned binding: the found one is lent to `body` unretained, and
     /// returning it instead measured 18 more instructions on a `store[.key]` read (100 → 117).
     @inlinable
     func withBinding<Result>(forState serial: UInt64, _ body: (KeyBinding<Value>?) -> Result) -> Result {
-        #if canImport(Darwin)
-            let found = lock.withLock { fixed.first { $0.serial == serial } ?? recent.first { $0.serial == serial } }
-            return body(found)
-        #else
-            for index in 0..<Self.fixedCount {
-                let bits = loadFixed(index)
-                guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { break }
-                let match = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-                    $0.serial == serial
-                }
-                if match {
-                    return Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
-                }
+        for index in 0..<Self.fixedCount {
+            let bits = loadFixed(index)
+            guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { break }
+            let match = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+                $0.serial == serial
             }
-            return body(lock.withLock { recent.first { $0.serial == serial } })
-        #endif
+            if match {
+                return Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
+            }
+        }
+        return body(lock.withLock { recent.first { $0.serial == serial } })
     }
 
     /// Keeps `binding`, unless another thread kept one for the same state first: returns the
@@ -94,28 +79,20 @@
     func keep(_ binding: KeyBinding<Value>, isPermanent: Bool) -> KeyBinding<Value> {
         if let kept = withBinding(forState: binding.serial, { $0 }) { return kept }
         return lock.withLock {
-            #if canImport(Darwin)
-                if let kept = (fixed + recent).first(where: { $0.serial == binding.serial }) { return kept }
-                if isPermanent, fixed.count < Self.fixedCount {
-                    fixed.append(binding)
+            // Published under the lock too, so two threads never take one place.
+            for index in 0..<Self.fixedCount {
+                let bits = loadFixed(index)
+                if bits == 0 {
+                    guard isPermanent else { break }
+                    let retained = UInt(bitPattern: Unmanaged.passRetained(binding).toOpaque())
+                    storeFixed(index, retained)
                     return binding
                 }
-            #else
-                // Published under the lock too, so two threads never take one place.
-                for index in 0..<Self.fixedCount {
-                    let bits = loadFixed(index)
-                    if bits == 0 {
-                        guard isPermanent else { break }
-                        let retained = UInt(bitPattern: Unmanaged.passRetained(binding).toOpaque())
-                        storeFixed(index, retained)
-                        return binding
-                    }
-                    if let pointer = UnsafeRawPointer(bitPattern: bits) {
-                        let kept = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).takeUnretainedValue()
-                        if kept.serial == binding.serial { return kept }
-                    }
+                if let pointer = UnsafeRawPointer(bitPattern: bits) {
+                    let kept = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer).takeUnretainedValue()
+                    if kept.serial == binding.serial { return kept }
                 }
-            #endif
+            }
             if let kept = recent.first(where: { $0.serial == binding.serial }) { return kept }
             recent.insert(binding, at: 0)
             if recent.count > Self.recentCapacity { recent.removeLast() }

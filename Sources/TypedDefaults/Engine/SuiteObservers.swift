@@ -1,9 +1,5 @@
 import Foundation
 
-#if !canImport(Darwin)
-    import Synchronization
-#endif
-
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {
     let key: DefaultsStoredKey
@@ -15,8 +11,8 @@ struct SlotChange: Sendable {
 /// The observers of one suite, and the serial queue that delivers changes to them in the
 /// order the changes were made.
 // @unchecked Sendable is sound: `entries` and `nextID` are only touched while holding `lock`
-// (so they skip the dynamic exclusivity checks); `entryCount` is atomic; `queue` is a serial
-// DispatchQueue, itself thread-safe.
+// (so they skip the dynamic exclusivity checks); `entryCount` is an atomic word; `queue` is a
+// serial DispatchQueue, itself thread-safe.
 final class SuiteObservers: @unchecked Sendable {
     final class Entry: Sendable {
         let id: UInt64
@@ -38,11 +34,8 @@ final class SuiteObservers: @unchecked Sendable {
     private let lock = SuiteLock()
     @exclusivity(unchecked) private var entries: [UInt64: Entry] = [:]
     @exclusivity(unchecked) private var nextID: UInt64 = 0
-    #if !canImport(Darwin)
-        /// `entries.count`, read without the lock: every write asks whether anyone observes. On
-        /// Apple platforms, where `Atomic` needs macOS 15, the count is read under the lock.
-        private let entryCount = Atomic<Int>(0)
-    #endif
+    /// `entries.count`, read without the lock: every write asks whether anyone observes.
+    private let entryCount = AtomicWord(0)
     let queue: DispatchQueue
 
     init(label: String) {
@@ -53,19 +46,11 @@ final class SuiteObservers: @unchecked Sendable {
     /// holds as it asks, so a write never misses an observer added before it.
     var isEmpty: Bool { count == 0 }
 
-    var count: Int {
-        #if canImport(Darwin)
-            lock.withLock { entries.count }
-        #else
-            entryCount.load(ordering: .acquiring)
-        #endif
-    }
+    var count: Int { Int(entryCount.load()) }
 
     /// Publishes `entries.count` for ``count``; called under the lock.
     private func entriesChanged() {
-        #if !canImport(Darwin)
-            entryCount.store(entries.count, ordering: .releasing)
-        #endif
+        entryCount.store(UInt(entries.count))
     }
 
     func add(keys: Set<DefaultsStoredKey>?, deliver: @escaping @Sendable (SlotChange) -> Void) -> Entry {

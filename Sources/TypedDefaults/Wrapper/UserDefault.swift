@@ -1,9 +1,5 @@
 import Foundation
 
-#if !canImport(Darwin)
-    import Synchronization
-#endif
-
 /// A property stored in `UserDefaults`, typed.
 ///
 /// ```swift
@@ -238,18 +234,13 @@ extension UserDefault where Value: Equatable {
 
     /// Whether the object the property is declared in is `Observable`: `unknown` until the
     /// first read through the object. Checked once: a failing `is Observable` cast costs some
-    /// 300 instructions, several reads' worth. Atomic on Linux; on Apple platforms, where
-    /// `Atomic` needs macOS 15, guarded by the suite's lock.
-    #if canImport(Darwin)
-        @exclusivity(unchecked) @usableFromInline var enclosing = Enclosing.unknown.rawValue
-    #else
-        @usableFromInline let enclosing = Atomic<UInt8>(Enclosing.unknown.rawValue)
-    #endif
+    /// 300 instructions, several reads' worth.
+    @usableFromInline let enclosing = AtomicWord(Enclosing.unknown.rawValue)
     /// The `PropertyObservation` of a property of an `Observable` object (typed `AnyObject`
     /// for the platforms without Observation); guarded by the suite's lock.
     @exclusivity(unchecked) private var observation: AnyObject?
 
-    @usableFromInline enum Enclosing: UInt8 {
+    @usableFromInline enum Enclosing: UInt {
         case unknown, plain, observable
     }
 
@@ -262,11 +253,7 @@ extension UserDefault where Value: Equatable {
     /// that a read through the object has nothing to report. Inlined: one load and a compare.
     @inlinable
     var isOutsideObservable: Bool {
-        #if canImport(Darwin)
-            store.state.lock.withLock { enclosing == Enclosing.plain.rawValue }
-        #else
-            enclosing.load(ordering: .relaxed) == Enclosing.plain.rawValue
-        #endif
+        enclosing.load() == Enclosing.plain.rawValue
     }
 
     /// Registers a read of the property, declared in `object`, with observation tracking when
@@ -301,17 +288,13 @@ extension UserDefault where Value: Equatable {
     }
 
     private func setEnclosing(_ kind: Enclosing) {
-        #if canImport(Darwin)
-            store.state.lock.withLock { enclosing = kind.rawValue }
-        #else
-            enclosing.store(kind.rawValue, ordering: .relaxed)
-        #endif
+        enclosing.store(kind.rawValue)
     }
 }
 
 // @unchecked Sendable is sound: `binding` and `store` are `let`s of types that are Sendable
-// when `Value` is; `enclosing` is atomic (Linux) or guarded by the suite's lock, as is
-// `observation`, which is set once and is itself Sendable.
+// when `Value` is; `enclosing` is an atomic word; `observation` is guarded by the suite's lock,
+// set once, and itself Sendable.
 extension PropertyHandle: @unchecked Sendable where Value: Sendable {}
 
 extension UserDefault where Value: Sendable {

@@ -48,13 +48,19 @@ build_without_warnings() {
     fi
 }
 
-# Runs a test command (test_reporting swift test ARGUMENTS…); on a failure, ends with what
-# failed (the fatal error, the crashed thread, the tests still running), which a crash's
-# backtrace pushes out of view.
+# Runs a test command (test_reporting swift test ARGUMENTS…), keeping what it printed in
+# $test_log; on a failure, ends with what failed (the fatal error, the crashed thread, the tests
+# still running), which a crash's backtrace pushes out of view.
 test_reporting() {
-    local log="$TYPEDDEFAULTS_CI_FOLDER/test-$$.log"
-    if ! "$@" 2>&1 | tee "$log"; then
-        python3 .ci/test-failures.py "$log"
+    test_log="$TYPEDDEFAULTS_CI_FOLDER/test-$$.log"
+    if ! "$@" 2>&1 | tee "$test_log"; then
+        python3 .ci/test-failures.py "$test_log"
         exit 1
     fi
+}
+
+# Points XDG_CONFIG_HOME at an empty folder of the stage's own: own_preferences NAME
+own_preferences() {
+    XDG_CONFIG_HOME="$TYPEDDEFAULTS_CI_FOLDER/$1"
+    mkdir -p "$XDG_CONFIG_HOME"
 }

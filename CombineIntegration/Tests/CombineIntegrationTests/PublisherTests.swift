@@ -36,21 +36,31 @@ enum Reported {
     static func errors(forKey key: String) -> [DefaultsError] { errors.withLock { $0 }.filter { $0.key == key } }
 }
 
-/// A subscriber that asks for values a few at a time, as a slow consumer does.
+/// A subscriber that asks for values a few at a time, as a slow consumer does, and notes
+/// whether each value came on its store's queue.
 final class Asking<Value: Sendable>: Subscriber, @unchecked Sendable {  // Its vars only under `lock`.
     typealias Input = Value
     typealias Failure = Never
     private let lock = NSLock()
     private var values: [Value] = []
+    private var onQueue: [Bool] = []
     private var subscription: (any Subscription)?
     private let first: Int
     private let cancelAtOnce: Bool
+    private let store: DefaultsStore?
+    /// Runs before each value is kept.
+    private let onReceive: @Sendable (Value) -> Void
 
-    init(first: Int, cancelAtOnce: Bool = false) {
-        (self.first, self.cancelAtOnce) = (first, cancelAtOnce)
+    init(
+        first: Int, cancelAtOnce: Bool = false, store: DefaultsStore? = nil,
+        onReceive: @escaping @Sendable (Value) -> Void = { _ in }
+    ) {
+        (self.first, self.cancelAtOnce, self.store, self.onReceive) = (first, cancelAtOnce, store, onReceive)
     }
 
     var received: [Value] { lock.withLock { values } }
+    /// Whether each value came on the queue of `store`.
+    var receivedOnQueue: [Bool] { lock.withLock { onQueue } }
 
     func receive(subscription: any Subscription) {
         if cancelAtOnce {
@@ -62,7 +72,12 @@ final class Asking<Value: Sendable>: Subscriber, @unchecked Sendable {  // Its v
     }
 
     func receive(_ input: Value) -> Subscribers.Demand {
-        lock.withLock { values.append(input) }
+        onReceive(input)
+        let queued = store.map(isOnSuiteQueue) ?? false
+        lock.withLock {
+            values.append(input)
+            onQueue.append(queued)
+        }
         return .none
     }
 
@@ -70,6 +85,28 @@ final class Asking<Value: Sendable>: Subscriber, @unchecked Sendable {  // Its v
 
     func ask(for count: Int) { lock.withLock { subscription }?.request(.max(count)) }
     func cancel() { lock.withLock { subscription }?.cancel() }
+}
+
+private let suiteQueueMark = DispatchSpecificKey<ObjectIdentifier>()
+
+/// Marks the queue `store`'s observers are called on, for ``isOnSuiteQueue(_:)``.
+func markSuiteQueue(of store: DefaultsStore) {
+    store.state.observers.queue.setSpecific(key: suiteQueueMark, value: ObjectIdentifier(store.state))
+}
+
+func isOnSuiteQueue(_ store: DefaultsStore) -> Bool {
+    DispatchQueue.getSpecific(key: suiteQueueMark) == ObjectIdentifier(store.state)
+}
+
+/// Waits until the suite's queue has sent every change made before: the queue sends in order,
+/// so once a later change of a key of its own is heard, the earlier ones were sent.
+func fence(_ store: DefaultsStore) async {
+    let key = DefaultsKey<Int>("fence.\(UUID())", default: 0)
+    let heard = Received<Int>()
+    let observation = store.observe(key) { heard.append($0.newValue) }
+    store[key] = 1
+    #expect(await eventually { heard.all == [1] })
+    observation.cancel()
 }
 
 final class Mixer {
@@ -183,6 +220,67 @@ enum Theme: String, DefaultsValueConvertible { case light, dark, system }
         #expect(await eventually { subscriber.received == [0, 3, 4] }, "\(subscriber.received)")
         subscriber.cancel()
         fenceSubscription.cancel()
+    }
+
+    /// A value a subscriber asks for from another thread comes on the suite's queue all the
+    /// same, as the documentation promises, so that a subscriber never runs on two threads.
+    @Test func valuesAskedForFromAnotherThreadComeOnTheSuitesQueue() async {
+        let store = DefaultsStore.inMemory()
+        markSuiteQueue(of: store)
+        let level = DefaultsKey<Int>("level", default: 0)
+        let subscriber = Asking<Int>(first: 0, store: store)
+        store.publisher(level).subscribe(subscriber)
+        for value in 1...5 { store[level] = value }
+        await fence(store)
+        subscriber.ask(for: 1)
+        #expect(await eventually { subscriber.received == [5] }, "\(subscriber.received)")
+        subscriber.ask(for: 2)
+        for value in 6...8 { store[level] = value }
+        await fence(store)
+        subscriber.ask(for: 1)
+        #expect(await eventually { subscriber.received == [5, 6, 7, 8] }, "\(subscriber.received)")
+        #expect(subscriber.receivedOnQueue == [true, true, true, true])
+        subscriber.cancel()
+    }
+
+    /// While a subscriber is slow with one value, changes pile up; it asked for one more, so
+    /// it gets the next, and when it asks again, the latest, not the oldest left over.
+    @Test func askingAgainAfterASlowValueGetsTheLatest() async {
+        let store = DefaultsStore.inMemory()
+        let level = DefaultsKey<Int>("level", default: 0)
+        let (entered, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let subscriber = Asking<Int>(first: 2) { value in
+            if value == 0 {
+                entered.signal()
+                gate.wait()
+            }
+        }
+        store.publisher(level).subscribe(subscriber)
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        for value in 1...5 { store[level] = value }
+        gate.signal()
+        await fence(store)
+        #expect(subscriber.received == [0, 1])
+        subscriber.ask(for: 1)
+        #expect(await eventually { subscriber.received == [0, 1, 5] }, "\(subscriber.received)")
+        subscriber.cancel()
+    }
+
+    /// As with a subject, a subscription lasts until it is cancelled, also for a subscriber that
+    /// does not keep it.
+    @Test func aSubscriberThatDoesNotKeepItsSubscriptionStillGetsEveryValue() async {
+        let store = DefaultsStore.inMemory()
+        let level = DefaultsKey<Int>("level", default: 0)
+        let received = Received<Int>()
+        store.publisher(level).subscribe(
+            AnySubscriber<Int, Never>(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { value in
+                    received.append(value)
+                    return .none
+                }))
+        store[level] = 1
+        #expect(await eventually { received.all == [0, 1] }, "\(received.all)")
     }
 
     @Test func aSubscriberThatCancelsAsItSubscribesLeavesNoObserver() async {

@@ -13,9 +13,10 @@
         /// ```
         ///
         /// Values are sent on the suite's serial queue, in the order the changes were made, one
-        /// at a time; each subscription starts with the value current when it subscribes, and
-        /// cancelling it ends its observation. A subscriber that asks for fewer values than
-        /// come gets the latest value when it next asks, not every change it missed.
+        /// at a time; each subscription starts with the value current when it subscribes. A
+        /// subscription lasts until it is cancelled (an `AnyCancellable` cancels as it is
+        /// released), and cancelling ends its observation. A subscriber that asks for fewer
+        /// values than come gets the latest value when it next asks, not every change it missed.
         public var publisher: AnyPublisher<Value, Never> {
             ChangePublisher(property: self).eraseToAnyPublisher()
         }
@@ -30,31 +31,33 @@
 
         func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Value, Downstream.Failure == Never {
-            let subscription = ChangeSubscription(AnySubscriber(subscriber))
+            let subscription = ChangeSubscription(
+                AnySubscriber(subscriber), queue: property.store.state.observers.queue)
             // Observed only once the subscriber holds the subscription, so no value can race
-            // its arrival.
+            // its arrival. The observation holds the subscription until it is cancelled, as a
+            // subject holds its subscribers.
             subscriber.receive(subscription: subscription)
-            subscription.start(
-                property.observe(initial: true) { [weak subscription] change in subscription?.send(change.newValue) })
+            subscription.start(property.observe(initial: true) { change in subscription.send(change.newValue) })
         }
     }
 
-    /// One subscriber's observation. It calls the subscriber from one thread at a time and
-    /// never under its lock, so a subscriber may request or cancel from inside `receive`.
-    // @unchecked Sendable is sound: every stored `var` is only touched while holding `lock`; the
-    // subscriber is called outside it, by the one thread that set `sending`.
+    /// One subscriber's observation. Every value is sent on the suite's serial queue, also one
+    /// the subscriber asked for from another thread, so the subscriber is called by one thread
+    /// at a time, and never under the lock: it may request or cancel from inside `receive`.
+    // @unchecked Sendable is sound: every stored `var` is only touched while holding `lock`;
+    // `queue` is a serial DispatchQueue, itself thread-safe.
     final class ChangeSubscription<Value: Sendable>: Subscription, @unchecked Sendable {
         private let lock = NSLock()
+        private let queue: DispatchQueue
         private var downstream: AnySubscriber<Value, Never>?
         private var demand = Subscribers.Demand.none
-        /// Values not sent yet: every one while the subscriber has asked for them, else only the
-        /// latest.
-        private var pending: [Value] = []
-        private var sending = false
+        /// The latest value not sent, for want of demand.
+        private var latest: Value?
         private var observation: DefaultsObservation?
 
-        init(_ downstream: AnySubscriber<Value, Never>) {
+        init(_ downstream: AnySubscriber<Value, Never>, queue: DispatchQueue) {
             self.downstream = downstream
+            self.queue = queue
         }
 
         /// Keeps `observation`, or ends it if the subscriber cancelled already.
@@ -66,44 +69,36 @@
             if cancelled { observation.cancel() }
         }
 
+        /// Called on the suite's queue with each value.
         func send(_ value: Value) {
-            lock.withLock {
-                if demand == .none { pending.removeAll() }
-                pending.append(value)
-            }
-            sendPending()
+            lock.withLock { latest = value }
+            sendLatest()
         }
 
         func request(_ more: Subscribers.Demand) {
             lock.withLock { demand += more }
-            sendPending()
+            queue.async { self.sendLatest() }
         }
 
         func cancel() {
             let observation = lock.withLock {
-                defer { (downstream, pending, self.observation) = (nil, [], nil) }
+                defer { (downstream, latest, self.observation) = (nil, nil, nil) }
                 return self.observation
             }
             observation?.cancel()
         }
 
-        /// Sends pending values while the subscriber asks for them, unless another thread is
-        /// sending, which then sends them.
-        private func sendPending() {
-            while true {
-                let next = lock.withLock { () -> (AnySubscriber<Value, Never>, Value)? in
-                    guard !sending, demand > 0, let downstream, !pending.isEmpty else { return nil }
-                    sending = true
-                    demand -= 1
-                    return (downstream, pending.removeFirst())
-                }
-                guard let (downstream, value) = next else { return }
-                let more = downstream.receive(value)
-                lock.withLock {
-                    demand += more
-                    sending = false
-                }
+        /// Sends the latest value if the subscriber asked for one; on the suite's queue only.
+        private func sendLatest() {
+            let next = lock.withLock { () -> (AnySubscriber<Value, Never>, Value)? in
+                guard demand > 0, let downstream, let value = latest else { return nil }
+                latest = nil
+                demand -= 1
+                return (downstream, value)
             }
+            guard let (downstream, value) = next else { return }
+            let more = downstream.receive(value)
+            lock.withLock { demand += more }
         }
     }
 

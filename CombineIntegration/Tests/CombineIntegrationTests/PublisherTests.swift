@@ -283,6 +283,27 @@ enum Theme: String, DefaultsValueConvertible { case light, dark, system }
         #expect(await eventually { received.all == [0, 1] }, "\(received.all)")
     }
 
+    /// A subscription never cancelled, of an in-memory store that goes: what it holds goes too.
+    @Test func aSubscriptionWhoseStoreIsGoneIsReleased() async {
+        weak var kept: Received<Int>?
+        var store: DefaultsStore? = DefaultsStore.inMemory()
+        do {
+            let received = Received<Int>()
+            kept = received
+            store?.publisher(DefaultsKey<Int>("level", default: 0)).subscribe(
+                AnySubscriber<Int, Never>(
+                    receiveSubscription: { $0.request(.unlimited) },
+                    receiveValue: { value in
+                        received.append(value)
+                        return .none
+                    }))
+            #expect(await eventually { received.all == [0] })
+        }
+        #expect(kept != nil, "the subscription lasts while its store does")
+        store = nil
+        #expect(await eventually { kept == nil }, "the subscription outlived its store")
+    }
+
     @Test func aSubscriberThatCancelsAsItSubscribesLeavesNoObserver() async {
         let store = DefaultsStore.inMemory()
         let level = DefaultsKey<Int>("level", default: 0)

@@ -18,17 +18,30 @@ final class SuiteObservers: @unchecked Sendable {
         let id: UInt64
         /// The keys observed, or `nil` for every key.
         let keys: Set<DefaultsStoredKey>?
-        let deliver: @Sendable (SlotChange) -> Void
-        private let active = Locked(true)
+        /// The callback, until the entry is deactivated: dropped then, so that what it captured
+        /// goes even while the observation itself is still held.
+        private let callback: Locked<(@Sendable (SlotChange) -> Void)?>
 
         init(id: UInt64, keys: Set<DefaultsStoredKey>?, deliver: @escaping @Sendable (SlotChange) -> Void) {
             self.id = id
             self.keys = keys
-            self.deliver = deliver
+            self.callback = Locked(deliver)
         }
 
-        var isActive: Bool { active.withLock { $0 } }
-        func deactivate() { active.withLock { $0 = false } }
+        /// Calls the callback with `change`, unless the entry was deactivated.
+        func deliver(_ change: SlotChange) {
+            callback.withLock { $0 }?(change)
+        }
+
+        func deactivate() {
+            // Released after the lock is given back: what the callback captured may do anything
+            // as it goes.
+            let dropped = callback.withLock { callback in
+                defer { callback = nil }
+                return callback
+            }
+            _ = dropped
+        }
     }
 
     private let lock = SuiteLock()
@@ -72,22 +85,33 @@ final class SuiteObservers: @unchecked Sendable {
         }
     }
 
+    /// Stops every delivery, when the suite goes: an observation that outlives its suite (of an
+    /// in-memory store) hears nothing more, and what its callback captured is released.
+    func removeAll() {
+        let removed = lock.withLock {
+            defer {
+                entries.removeAll()
+                entriesChanged()
+            }
+            return Array(entries.values)
+        }
+        for entry in removed { entry.deactivate() }
+    }
+
     /// Queues `change` for every observer of its key. Called under the suite's lock, so the
     /// queue receives changes in the order they were made.
     func enqueue(_ change: SlotChange) {
         let matching = lock.withLock { entries.values.filter { $0.keys?.contains(change.key) ?? true } }
         guard !matching.isEmpty else { return }
         queue.async {
-            for entry in matching where entry.isActive {
-                entry.deliver(change)
-            }
+            for entry in matching { entry.deliver(change) }
         }
     }
 
     /// Queues a delivery to `entry` alone, after every change queued before it.
     func enqueue(_ change: SlotChange, to entry: Entry) {
         queue.async {
-            if entry.isActive { entry.deliver(change) }
+            entry.deliver(change)
         }
     }
 }

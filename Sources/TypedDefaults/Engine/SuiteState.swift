@@ -84,6 +84,7 @@ import Foundation
             slot.object = nil
             slot.clearCache()
         }
+        observers.removeAll()
     }
 
     /// The slot for `key`, created on first use and shared from then on. With `declaring`, a

@@ -15,7 +15,8 @@
         /// Values are sent on the suite's serial queue, in the order the changes were made, one
         /// at a time; each subscription starts with the value current when it subscribes. A
         /// subscription lasts until it is cancelled (an `AnyCancellable` cancels as it is
-        /// released), and cancelling ends its observation. A subscriber that asks for fewer
+        /// released), and cancelling ends its observation; if another thread cancels while a
+        /// value is being sent, that one value may still arrive. A subscriber that asks for fewer
         /// values than come gets the latest value when it next asks, not every change it missed.
         public var publisher: AnyPublisher<Value, Never> {
             ChangePublisher(property: self).eraseToAnyPublisher()

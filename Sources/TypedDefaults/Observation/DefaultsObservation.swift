@@ -6,7 +6,8 @@
 /// ```
 ///
 /// Keep it as long as you want callbacks. The callback is held by the store until then, so
-/// capture `self` weakly in it if `self` holds the observation.
+/// capture `self` weakly in it if `self` holds the observation. An observation of an in-memory
+/// store that is released hears nothing more.
 public final class DefaultsObservation: Sendable {
     private let observers: SuiteObservers
     private let entry: SuiteObservers.Entry
@@ -16,8 +17,9 @@ public final class DefaultsObservation: Sendable {
         self.entry = entry
     }
 
-    /// Stops the callbacks, including any change already on its way. Safe to call more than
-    /// once and from any thread.
+    /// Stops the callbacks, including any change already queued, and releases the callback. If
+    /// another thread cancels while a change is being delivered, that one change may still
+    /// reach the callback. Safe to call more than once and from any thread.
     public func cancel() {
         observers.remove(entry)
     }

@@ -105,6 +105,38 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         #expect(seen.all.count == 2)
     }
 
+    /// A callback goes as soon as its observation is cancelled, also while the observation is
+    /// still held; and an observation whose in-memory store goes hears nothing more and lets go
+    /// of its callback, even when the callback holds the observation (a cycle a Combine
+    /// subscription makes).
+    @Test func aCancelledOrOrphanedObservationReleasesItsCallback() {
+        final class Captured: Sendable {}
+        weak var captured: Captured?
+        let store = DefaultsStore.inMemory()
+        let observation: DefaultsObservation = {
+            let object = Captured()
+            captured = object
+            return store.observe { _ in _ = object }
+        }()
+        #expect(captured != nil)
+        observation.cancel()
+        #expect(captured == nil, "held by a cancelled observation")
+
+        final class Holder: @unchecked Sendable {  // `observation` is set once, before any change.
+            var observation: DefaultsObservation?
+        }
+        weak var holder: Holder?
+        var orphaned: DefaultsStore? = DefaultsStore.inMemory()
+        do {
+            let cycle = Holder()
+            holder = cycle
+            cycle.observation = orphaned?.observe { _ in _ = cycle }
+        }
+        #expect(holder != nil, "the callback holds its observation's holder")
+        orphaned = nil
+        #expect(holder == nil, "kept by an observation whose store is gone")
+    }
+
     @Test func changesWithInitialStartWithTheCurrentValue() async {
         let store = DefaultsStore.inMemory()
         let volume = UserDefault(wrappedValue: 0.5, "volume", store: store)

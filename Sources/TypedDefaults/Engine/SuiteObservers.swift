@@ -36,10 +36,7 @@ final class SuiteObservers: @unchecked Sendable {
         func deactivate() {
             // Released after the lock is given back: what the callback captured may do anything
             // as it goes.
-            let dropped = callback.withLock { callback in
-                defer { callback = nil }
-                return callback
-            }
+            let dropped = callback.withLock { $0.take() }
             _ = dropped
         }
     }
@@ -89,11 +86,10 @@ final class SuiteObservers: @unchecked Sendable {
     /// in-memory store) hears nothing more, and what its callback captured is released.
     func removeAll() {
         let removed = lock.withLock {
-            defer {
-                entries.removeAll()
-                entriesChanged()
-            }
-            return Array(entries.values)
+            let removed = Array(entries.values)
+            entries.removeAll()
+            entriesChanged()
+            return removed
         }
         for entry in removed { entry.deactivate() }
     }

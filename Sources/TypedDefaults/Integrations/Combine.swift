@@ -64,8 +64,9 @@
         /// Keeps `observation`, or ends it if the subscriber cancelled already.
         func start(_ observation: DefaultsObservation) {
             let cancelled = lock.withLock {
-                if downstream != nil { self.observation = observation }
-                return downstream == nil
+                guard downstream != nil else { return true }
+                self.observation = observation
+                return false
             }
             if cancelled { observation.cancel() }
         }
@@ -83,8 +84,8 @@
 
         func cancel() {
             let observation = lock.withLock {
-                defer { (downstream, latest, self.observation) = (nil, nil, nil) }
-                return self.observation
+                (downstream, latest) = (nil, nil)
+                return self.observation.take()
             }
             observation?.cancel()
         }

@@ -120,7 +120,7 @@ struct PlistFile: Sendable {
         /// the clock (another machine's, or set by hand) is not a writer at work, and counts as
         /// long ago.
         func changedLessThan(_ seconds: TimeInterval) -> Bool {
-            let age = age
+            let age = self.age
             return age > -1 && age < seconds
         }
     }

@@ -8,6 +8,10 @@
     check-api.py --baseline FOLDER
         Fails unless each recorded module's API is there and names declarations (an empty
         baseline would let every break through).
+    check-api.py --plant FOLDER MODULE OUT
+        Writes into OUT a copy of MODULE's recorded API in FOLDER with one more type, which the
+        code does not declare: the real tool run against it must report that type removed, and
+        the first check must fail on it, since the changelog does not list it.
     check-api.py --self-test
         Checks the two checks above on made-up input, a planted unlisted break among it.
 """
@@ -66,6 +70,19 @@ def baseline_problems(folder):
     return problems
 
 
+PLANTED = "PlantedRemovedType"
+
+
+def plant(folder, module, out):
+    """A copy of the recorded API that also declares PLANTED, a copy of its first struct."""
+    dump = json.loads((pathlib.Path(folder) / f"{module}.json").read_text())
+    children = dump["ABIRoot"]["children"]
+    model = next(child for child in children if child.get("declKind") == "Struct")
+    children.append(json.loads(json.dumps(model).replace(model["name"], PLANTED)))
+    pathlib.Path(out).mkdir(parents=True, exist_ok=True)
+    (pathlib.Path(out) / f"{module}.json").write_text(json.dumps(dump))
+
+
 def self_test():
     with tempfile.TemporaryDirectory() as folder:
         changelog = pathlib.Path(folder) / "CHANGELOG.md"
@@ -90,6 +107,9 @@ def self_test():
 def main(arguments):
     if arguments[:1] == ["--self-test"]:
         self_test()
+        return
+    if arguments[:1] == ["--plant"]:
+        plant(*arguments[1:4])
         return
     if arguments[:1] == ["--baseline"]:
         problems = baseline_problems(arguments[1])

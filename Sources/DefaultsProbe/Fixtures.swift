@@ -73,8 +73,9 @@ struct Fahrenheit: Equatable, IndirectDefaultsValueConvertible {
     func indirectRepresentation() -> Celsius { Celsius((degrees - 32) * 5 / 9) }
 }
 
-/// A custom collection stored as an array with an empty conformance.
-struct TagList: Equatable, ExpressibleBySequence, DefaultsValueConvertible {
+/// A custom collection whose sequence initializer satisfies `ExpressibleByArray`: stored as an
+/// array with an empty conformance.
+struct TagList: Equatable, ExpressibleByArray, DefaultsValueConvertible {
     private var tags: [String]
     init<S: Sequence>(_ elements: S) where S.Element == String { tags = Array(elements) }
     func makeIterator() -> IndexingIterator<[String]> { tags.makeIterator() }

@@ -214,3 +214,20 @@ public struct DefaultsMigrationValues {
         return work
     }
 }
+
+/// A collection with the usual `init<S: Sequence>(_:)`; that initializer already satisfies
+/// ``ExpressibleByArray``, the one protocol for a collection rebuilt from its elements.
+@available(*, deprecated, renamed: "ExpressibleByArray")
+public protocol ExpressibleBySequence: ExpressibleByArray {
+    /// Creates the collection from a sequence of its elements.
+    init<S: Sequence>(_ elements: S) where S.Element == Element
+}
+
+@available(*, deprecated, renamed: "ExpressibleByArray")
+extension ExpressibleBySequence {
+    /// Creates the collection from its elements, through its sequence initializer.
+    public init(_ elements: [Element]) {
+        // Pass a non-Array sequence so the generic initializer is chosen, not this one.
+        self.init(elements[...])
+    }
+}

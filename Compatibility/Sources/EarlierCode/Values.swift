@@ -23,3 +23,16 @@ let countLaunches = DefaultsMigration.custom("count launches in a dictionary") {
     values["stats"] = ["launches": values["launchCount"] ?? 0]
     values["launchCount"] = nil
 }
+
+/// A collection with a sequence initializer, conforming through the protocol earlier versions had
+/// for it.
+struct Tags: ExpressibleBySequence, DefaultsValueConvertible {
+    private var tags: [String]
+    init<S: Sequence>(_ elements: S) where S.Element == String { tags = Array(elements) }
+    func makeIterator() -> IndexingIterator<[String]> { tags.makeIterator() }
+}
+
+func storeTags(in store: DefaultsStore) -> Int {
+    @UserDefault("tags", store: store) var tags = Tags(["swift"])
+    return Array(tags).count
+}

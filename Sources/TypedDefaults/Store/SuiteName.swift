@@ -9,9 +9,12 @@ extension UserDefaults {
     /// lock, temporary and preserved files' names fit in 255 bytes), and names that Foundation
     /// itself refuses.
     ///
+    /// Use it where code needs the `UserDefaults` object itself, such as another library that
+    /// takes one; to read and write the suite with this library, `try`
+    /// ``DefaultsStore/init(suiteName:durability:)`` checks the name by the same rules.
+    ///
     /// ```swift
-    /// let defaults = try UserDefaults.suite(named: "com.example.app")
-    /// @UserDefault("theme", store: DefaultsStore(defaults)) var theme = Theme.system
+    /// let defaults = try UserDefaults.suite(named: profileName)
     /// ```
     ///
     /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)``.

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let store = try DefaultsStore(suiteName: "com.example.app")
 /// for (key, value) in try store.storedValues() {
-///     print(key, value.kind, value.text)
+///     print(key, value.kind, value.json())
 /// }
 /// try store.editStoredValues { values in
 ///     values["fontSize"] = .integer(14)

@@ -3,7 +3,7 @@
 /// Most conformances need no code: integers, floating-point numbers, `String`, `Data`, `Date`,
 /// `URL`, `UUID`, arrays, sets, dictionaries and optionals conform already, and an empty
 /// conformance is enough for `RawRepresentable` enums, `Codable` types, `NSSecureCoding`
-/// classes and custom collections (``ExpressibleBySequence``):
+/// classes and custom collections (``ExpressibleByArray``):
 ///
 /// ```swift
 /// enum Theme: String, DefaultsValueConvertible { case light, dark, system }

@@ -9,28 +9,17 @@
 /// }
 /// @UserDefault("tags") var tags = Tags(["swift"])
 /// ```
+///
+/// A collection with the usual `init<S: Sequence>(_:)`, such as `Deque` or `OrderedSet` from
+/// swift-collections, already has the initializer, so it conforms with an empty body:
+///
+/// ```swift
+/// extension Deque: ExpressibleByArray, DefaultsValueConvertible
+/// where Element: DefaultsValueConvertible {}
+/// ```
 public protocol ExpressibleByArray: Sequence {
     /// Creates the collection from its elements, in storage order.
     init(_ elements: [Element])
-}
-
-/// A collection with the usual `init<S: Sequence>(_:)`, such as `Deque` or `OrderedSet` from
-/// swift-collections. Conforming is enough to store it as a property-list array:
-///
-/// ```swift
-/// extension Deque: ExpressibleBySequence, DefaultsValueConvertible
-/// where Element: DefaultsValueConvertible {}
-/// ```
-public protocol ExpressibleBySequence: ExpressibleByArray {
-    /// Creates the collection from a sequence of its elements.
-    init<S: Sequence>(_ elements: S) where S.Element == Element
-}
-
-extension ExpressibleBySequence {
-    public init(_ elements: [Element]) {
-        // Pass a non-Array sequence so the generic initializer is chosen, not this one.
-        self.init(elements[...])
-    }
 }
 
 extension DefaultsValueConvertible where Self: ExpressibleByArray, Element: DefaultsValueConvertible {

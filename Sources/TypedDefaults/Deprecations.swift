@@ -200,7 +200,7 @@ public struct DefaultsMigrationValues {
     /// The stored object for `key` (`nil` when nothing is stored); set `nil` to remove it.
     public subscript(key: String) -> Any? {
         get { work[key]?.object }
-        set { work[key] = newValue.map(PropertyList.init) }
+        set { work[key] = newValue.map(StoredObject.init) }
     }
 
     /// The work, once every object this step stored is a property list.

@@ -153,7 +153,7 @@ public indirect enum ExactValue: Hashable, CustomStringConvertible, Sendable {
 
 extension ExactValue {
     /// A suite's contents as the file readers return them, as one dictionary.
-    public init?(suite contents: [DefaultsStoredKey: PropertyList]) {
+    public init?(suite contents: [DefaultsStoredKey: StoredObject]) {
         var entries: [(key: String, value: Any)] = []
         for (key, value) in contents { entries.append((key.name, value.object)) }
         self.init(object: StoredObject.ExactDictionary(entries))

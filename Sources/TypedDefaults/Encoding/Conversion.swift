@@ -1,7 +1,7 @@
 /// Converting between values and stored objects, with errors named after the key.
 enum Conversion {
     static func decode<Value: DefaultsValueConvertible>(
-        _ object: PropertyList, as type: Value.Type, key: String
+        _ object: StoredObject, as type: Value.Type, key: String
     ) -> Result<Value, DefaultsError> {
         do {
             return .success(
@@ -13,7 +13,7 @@ enum Conversion {
 
     /// The object to store for `value`, refusing anything `UserDefaults` would crash on.
     static func encode<Value: DefaultsValueConvertible>(_ value: Value, key: String) -> Result<
-        PropertyList, DefaultsError
+        StoredObject, DefaultsError
     > {
         let object: Any
         do {
@@ -24,7 +24,7 @@ enum Conversion {
         if let problem = StoredObject.storageProblem(object) {
             return .failure(.encodingFailed(key: key, underlying: problem.error(valueType: "\(Value.self)")))
         }
-        return .success(PropertyList(object))
+        return .success(StoredObject(object))
     }
 }
 

@@ -195,14 +195,14 @@
     /// Decodes a stored object as a read sees it: the default when missing or unreadable, rules
     /// applied. The function holds the key, default and rules but not this binding, for
     /// callbacks kept by the slot: holding the binding would keep its `didSet` handlers alive.
-    func readDecoder() -> (PropertyList?) -> Value {
+    func readDecoder() -> (StoredObject?) -> Value {
         let (key, defaultSource, rules) = (key, defaultSource, rules)
         return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
     }
 
     /// A stored object as a read sees it.
     fileprivate static func decodeAsRead(
-        _ object: PropertyList?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
+        _ object: StoredObject?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
     ) -> Value {
         var value = defaultSource.value
         if let object, case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) {
@@ -233,7 +233,7 @@ extension KeyBinding: @unchecked Sendable where Value: Sendable {}
 
 extension KeyBinding where Value: Sendable {
     /// ``readDecoder()`` for observers, which run on another thread.
-    func sendableReadDecoder() -> @Sendable (PropertyList?) -> Value {
+    func sendableReadDecoder() -> @Sendable (StoredObject?) -> Value {
         let (key, defaultSource, rules) = (key, defaultSource, rules)
         return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
     }

@@ -14,11 +14,11 @@
     /// Whether `object` reflects the backend yet; a slot is filled on first use.
     @exclusivity(unchecked) var isLoaded = false
     /// The stored object, `nil` when nothing is stored.
-    @exclusivity(unchecked) var object: PropertyList?
+    @exclusivity(unchecked) var object: StoredObject?
     /// What the backend held under the key when it was first written here since the last
     /// commit (`.some(nil)`: nothing), so an explicit refresh can tell a later outside write.
     /// `nil` when no write is pending, or the backend was not loaded at the write.
-    @exclusivity(unchecked) var pendingBase: PropertyList??
+    @exclusivity(unchecked) var pendingBase: StoredObject??
     /// Whether `object` is a change not yet committed: the state commits the objects of its
     /// pending slots (`nil`: removes the key).
     @exclusivity(unchecked) var isPending = false

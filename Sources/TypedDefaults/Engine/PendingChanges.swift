@@ -28,8 +28,8 @@ struct PendingChanges {
     }
 
     /// Takes every pending change for a commit; no flush is scheduled after.
-    mutating func takeAll() -> [DefaultsStoredKey: PropertyList?] {
-        var changes: [DefaultsStoredKey: PropertyList?] = [:]
+    mutating func takeAll() -> [DefaultsStoredKey: StoredObject?] {
+        var changes: [DefaultsStoredKey: StoredObject?] = [:]
         for slot in listed {
             slot.isListedPending = false
             if slot.isPending {

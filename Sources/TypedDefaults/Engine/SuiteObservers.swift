@@ -3,8 +3,8 @@ import Foundation
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {
     let key: DefaultsStoredKey
-    let oldObject: PropertyList?
-    let newObject: PropertyList?
+    let oldObject: StoredObject?
+    let newObject: StoredObject?
     let origin: DefaultsChangeOrigin
 }
 

@@ -6,7 +6,7 @@ extension SuiteState {
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file. Called from inside
     /// another update's `transform` on the same thread, it joins that update's commit.
-    func update(_ slot: KeySlot, _ transform: @escaping (PropertyList?) -> PropertyList?) {
+    func update(_ slot: KeySlot, _ transform: @escaping (StoredObject?) -> StoredObject?) {
         var after = AfterUnlock()
         defer { after.run() }
         if let transaction = joinableTransaction() {
@@ -26,7 +26,7 @@ extension SuiteState {
         }
         defer { commits.unlock() }
         let changes = takePending()
-        var updated: PropertyList?
+        var updated: StoredObject?
         var transaction: Transaction?
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) { edit in
@@ -82,7 +82,7 @@ extension SuiteState {
         try commits.lock(waitingAtMost: limit, inAll: true)
         defer { commits.unlock() }
         let changes = committingPending ? takePending() : [:]
-        var edited: [DefaultsStoredKey: PropertyList?] = [:]
+        var edited: [DefaultsStoredKey: StoredObject?] = [:]
         var transaction: Transaction?
         do {
             let contents = try backend.commit(changes, waitingAtMost: limit, repairing: repairing) {
@@ -99,7 +99,7 @@ extension SuiteState {
                 // another process's change. Keys a nested update changed are current already.
                 for (key, object) in edited {
                     let slot = slotLocked(for: key)
-                    if !(slot.isLoaded && PropertyList.same(slot.object, object)) {
+                    if !(slot.isLoaded && StoredObject.same(slot.object, object)) {
                         change(slot, to: object, origin: .thisProcess, &after)
                     }
                 }
@@ -199,7 +199,7 @@ extension SuiteState {
     }
 
     /// Takes every pending change for a commit.
-    func takePending() -> [DefaultsStoredKey: PropertyList?] {
+    func takePending() -> [DefaultsStoredKey: StoredObject?] {
         lock.withLock { pending.takeAll() }
     }
 
@@ -207,7 +207,7 @@ extension SuiteState {
     /// commit ran keeps a base, now what the commit stored: the backend holds this process's own
     /// write, which an explicit refresh must not take for a later one of another process's (it
     /// would drop the newer write, never committed, and show the older).
-    func forgetBases(of changes: [DefaultsStoredKey: PropertyList?]) {
+    func forgetBases(of changes: [DefaultsStoredKey: StoredObject?]) {
         for (key, change) in changes {
             guard let slot = slots[key] else { continue }
             let writtenAgain = slot.isPending && backend.commitsOnSchedule
@@ -218,7 +218,7 @@ extension SuiteState {
     /// Puts back changes whose commit failed, unless the key was written again since. Called
     /// by the commit that took them, still holding `commits`: each slot still holds its change
     /// (see `PendingChanges`).
-    func restore(_ changes: [DefaultsStoredKey: PropertyList?]) {
+    func restore(_ changes: [DefaultsStoredKey: StoredObject?]) {
         lock.withLock {
             for key in changes.keys {
                 if let slot = slots[key], !slot.isPending { markPending(slot) }

@@ -54,7 +54,7 @@ extension SuiteState {
                 changed = !Self.same(stored, values)
                 if !onlyIfChanged {
                     for slot in pending.slots {
-                        guard case .some(let base) = slot.pendingBase, !PropertyList.same(base, values[slot.key])
+                        guard case .some(let base) = slot.pendingBase, !StoredObject.same(base, values[slot.key])
                         else { continue }
                         slot.isPending = false
                         slot.pendingBase = nil
@@ -66,7 +66,7 @@ extension SuiteState {
                     // Written through as it was made: a different object was written after it.
                     if slot.isPending, onlyIfChanged { continue }
                     let current = backend.object(forKey: key)
-                    if !PropertyList.same(slot.object, current) {
+                    if !StoredObject.same(slot.object, current) {
                         slot.isPending = false
                         change(slot, to: current, origin: .otherProcess, &after)
                         changed = true
@@ -80,11 +80,11 @@ extension SuiteState {
     }
 
     /// Whether two suites' contents hold the same keys and values.
-    static func same(_ first: [DefaultsStoredKey: PropertyList]?, _ second: [DefaultsStoredKey: PropertyList])
+    static func same(_ first: [DefaultsStoredKey: StoredObject]?, _ second: [DefaultsStoredKey: StoredObject])
         -> Bool
     {
         guard let first, first.count == second.count else { return false }
-        return first.allSatisfy { key, object in PropertyList.same(Optional(object), second[key]) }
+        return first.allSatisfy { key, object in StoredObject.same(Optional(object), second[key]) }
     }
 
     /// Takes in the contents a commit found and wrote: keys changed by another process since
@@ -97,21 +97,21 @@ extension SuiteState {
     /// Makes `contents` the suite's known contents: loaded keys that differ, and were not
     /// written here since, change to them.
     func takeIn(
-        _ contents: [DefaultsStoredKey: PropertyList], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
+        _ contents: [DefaultsStoredKey: StoredObject], origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
         let previous = stored
         stored = contents
         hasLoaded = true
         for (key, slot) in slots where slot.isLoaded && !slot.isPending {
             let current = contents[key]
-            if !PropertyList.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
+            if !StoredObject.same(slot.object, current) { change(slot, to: current, origin: origin, &after) }
         }
         // Keys no handle here has used: observers hear of them too (a key another program
         // added or removed), compared with the contents known before.
         guard !observers.isEmpty, let previous else { return }
         for key in Set(previous.keys).union(contents.keys) where slots[key]?.isLoaded != true {
             let (old, current) = (previous[key], contents[key])
-            if PropertyList.same(old, current) { continue }
+            if StoredObject.same(old, current) { continue }
             let slot = slotLocked(for: key)
             slot.object = old
             slot.isLoaded = true

@@ -39,13 +39,13 @@ import Foundation
     /// Whether the state lives as long as the process: every suite but an in-memory store.
     let isPermanent: Bool
     /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
-    let refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)?
+    let refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
     /// Serializes this process's commits of the suite.
     let commits: CommitLock
     @exclusivity(unchecked) var slots: [DefaultsStoredKey: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
-    @exclusivity(unchecked) var stored: [DefaultsStoredKey: PropertyList]?
+    @exclusivity(unchecked) var stored: [DefaultsStoredKey: StoredObject]?
     /// Whether the suite has been loaded, or taken in from a commit: set under `lock` and never
     /// cleared, which ``withLoadedLock(_:)`` relies on.
     @exclusivity(unchecked) var hasLoaded = false
@@ -177,7 +177,7 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         typealias Found = (
-            cached: Result<Value, DefaultsError>?, reportDue: Bool, object: PropertyList?, generation: UInt64
+            cached: Result<Value, DefaultsError>?, reportDue: Bool, object: StoredObject?, generation: UInt64
         )
         let found: Found = withLoadedLock {
             if let cached = slot.cachedResult(as: Value.self) {
@@ -220,10 +220,10 @@ import Foundation
 
     /// The backend's whole contents, this process's pending changes written first, read
     /// without the cross-process lock where the backend allows it and repairing nothing.
-    func storedContents() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList] {
+    func storedContents() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject] {
         if lock.withLock({ !pending.isEmpty }) { try flush() }
         if let contents = try backend.readWholeWithoutLock() { return contents }
-        var contents: [DefaultsStoredKey: PropertyList] = [:]
+        var contents: [DefaultsStoredKey: StoredObject] = [:]
         try commitEdit(repairing: false) { edit in contents = edit.contents }
         return contents
     }
@@ -234,7 +234,7 @@ import Foundation
     }
 
     /// The object stored under the slot's key, undecoded.
-    func storedObject(_ slot: KeySlot) -> PropertyList? {
+    func storedObject(_ slot: KeySlot) -> StoredObject? {
         var after = AfterUnlock()
         defer { after.run() }
         return withLoadedLock { loadedObject(slot, &after) }
@@ -242,7 +242,7 @@ import Foundation
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
     /// the change to become durable as `durability` says.
-    func write(_ object: PropertyList?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
+    func write(_ object: StoredObject?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
         // A value the backend could never store is not written: its commit would fail for ever.
         if let refusal, let object, let problem = refusal(object, slot.key) {
             DefaultsError.report(problem)
@@ -278,7 +278,7 @@ import Foundation
                 guard let old = loadedObject(slot, &after) else { continue }
                 backend.writeThrough(key: key, object: nil)
                 let remaining = backend.object(forKey: key)
-                if PropertyList.same(Optional(old), remaining) { continue }
+                if StoredObject.same(Optional(old), remaining) { continue }
                 change(slot, to: remaining, origin: .thisProcess, &after)
                 markWritten(slot)
                 changed = true
@@ -327,7 +327,7 @@ import Foundation
 
     /// The slot's object, fetched from the backend on first use. When the backend cannot be
     /// read, `nil`, with the slot left unloaded so that the next use tries again.
-    func loadedObject(_ slot: KeySlot, _ after: inout AfterUnlock) -> PropertyList? {
+    func loadedObject(_ slot: KeySlot, _ after: inout AfterUnlock) -> StoredObject? {
         if !slot.isLoaded {
             guard loadSuite(&after) else { return nil }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
@@ -345,7 +345,7 @@ import Foundation
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
     /// `didSet` callbacks run once the lock is released.
     func change(
-        _ slot: KeySlot, to object: PropertyList?, origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
+        _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
     ) {
         var hasObservers = !observers.isEmpty
         var callbacks = slot.liveCallbacks()

@@ -25,11 +25,11 @@ extension SuiteState {
 final class Transaction {
     let thread = pthread_self()
     let edit: SuiteEdit
-    private(set) var changes: [DefaultsStoredKey: PropertyList?]
+    private(set) var changes: [DefaultsStoredKey: StoredObject?]
     /// The pending changes taken in, from the start and by nested updates and flushes.
-    var taken: [DefaultsStoredKey: PropertyList?]
+    var taken: [DefaultsStoredKey: StoredObject?]
 
-    init(edit: SuiteEdit, retrying previous: Transaction?, changes: [DefaultsStoredKey: PropertyList?]) {
+    init(edit: SuiteEdit, retrying previous: Transaction?, changes: [DefaultsStoredKey: StoredObject?]) {
         self.edit = edit
         self.changes = changes
         taken = changes
@@ -37,13 +37,13 @@ final class Transaction {
     }
 
     /// Takes pending changes into the commit.
-    func take(_ changes: [DefaultsStoredKey: PropertyList?]) {
+    func take(_ changes: [DefaultsStoredKey: StoredObject?]) {
         join(changes)
         taken.merge(changes) { $1 }
     }
 
     /// Takes a nested update's change into the commit.
-    func join(_ changes: [DefaultsStoredKey: PropertyList?]) {
+    func join(_ changes: [DefaultsStoredKey: StoredObject?]) {
         edit.apply(changes)
         self.changes.merge(changes) { $1 }
     }

@@ -105,7 +105,7 @@ extension DefaultsStore {
     ///   cannot be encoded, or one declared with `dynamicDefault:`, which has no one value to
     ///   register. Nothing is registered then.
     public func register<each Value>(_ keys: repeat DefaultsKey<each Value>) throws(DefaultsError) {
-        var objects: [DefaultsStoredKey: PropertyList] = [:]
+        var objects: [DefaultsStoredKey: StoredObject] = [:]
         for key in repeat each keys {
             let binding = key.binding(in: state)
             guard let value = key.defaultSource.fixedValue else {

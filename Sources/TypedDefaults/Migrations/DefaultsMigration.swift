@@ -179,7 +179,7 @@ extension DefaultsMigration {
         _ summary: String, _ body: @escaping @Sendable (inout [DefaultsStoredKey: DefaultsStoredValue]) throws -> Void
     ) -> DefaultsMigration {
         DefaultsMigration(summary) { work in
-            var before: [DefaultsStoredKey: PropertyList] = [:]
+            var before: [DefaultsStoredKey: StoredObject] = [:]
             for key in work.keys { before[key] = work[stored: key] }
             var values = try DefaultsStoredValue.values(of: before)
             try body(&values)
@@ -187,7 +187,7 @@ extension DefaultsMigration {
                 let after = try values[key].map { value throws(DefaultsError) in
                     try Conversion.encode(value, key: key.name).get()
                 }
-                if !PropertyList.same(before[key], after) { work[stored: key] = after }
+                if !StoredObject.same(before[key], after) { work[stored: key] = after }
             }
         }
     }

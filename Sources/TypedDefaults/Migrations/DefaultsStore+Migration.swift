@@ -128,12 +128,12 @@ extension DefaultsStore {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }
             for (key, object) in work.changes { edit[key] = object }
-            edit[DefaultsStoredKey(Self.migrationVersionKey)] = PropertyList(version)
+            edit[DefaultsStoredKey(Self.migrationVersionKey)] = StoredObject(version)
         }
     }
 
     /// The version a stored object records; none stored is version 0.
-    private static func version(in object: PropertyList?) throws -> Int {
+    private static func version(in object: StoredObject?) throws -> Int {
         guard let object else { return 0 }
         return try Int(_propertyListObject: object.object)
     }

@@ -7,27 +7,27 @@ struct MigrationWork {
     struct Move {
         let store: DefaultsStore
         let key: String
-        let object: PropertyList
+        let object: StoredObject
     }
 
-    private let stored: (DefaultsStoredKey) -> PropertyList?
+    private let stored: (DefaultsStoredKey) -> StoredObject?
     private let storedKeys: () -> Set<DefaultsStoredKey>
     /// Every key changed so far: `nil` removes it.
-    private(set) var changes: [DefaultsStoredKey: PropertyList?] = [:]
+    private(set) var changes: [DefaultsStoredKey: StoredObject?] = [:]
     var moves: [Move] = []
 
-    init(stored: @escaping (DefaultsStoredKey) -> PropertyList?, storedKeys: @escaping () -> Set<DefaultsStoredKey>) {
+    init(stored: @escaping (DefaultsStoredKey) -> StoredObject?, storedKeys: @escaping () -> Set<DefaultsStoredKey>) {
         self.stored = stored
         self.storedKeys = storedKeys
     }
 
     /// The object stored under the key named exactly `name`, with the changes.
-    subscript(name: String) -> PropertyList? {
+    subscript(name: String) -> StoredObject? {
         get { self[stored: DefaultsStoredKey(name)] }
         set { self[stored: DefaultsStoredKey(name)] = newValue }
     }
 
-    subscript(stored key: DefaultsStoredKey) -> PropertyList? {
+    subscript(stored key: DefaultsStoredKey) -> StoredObject? {
         get {
             if let changed = changes[key] { return changed }
             return stored(key)
@@ -45,7 +45,7 @@ struct MigrationWork {
     }
 
     /// The JSON bytes of a value stored as a JSON string or as JSON `Data`.
-    static func json(in object: PropertyList) throws -> Data {
+    static func json(in object: StoredObject) throws -> Data {
         switch object.object {
         case let text as String: return Data(text.utf8)
         case let data as Data: return data
@@ -59,10 +59,10 @@ struct MigrationWork {
 extension MigrationWork {
     /// The changes made since `before`, described, sorted by key; moves to other suites last.
     func changes(since before: MigrationWork) -> [DefaultsMigrationReport.Change] {
-        let describe = { (object: PropertyList?) in object.map { StoredObject.describe($0.object) } }
+        let describe = { (object: StoredObject?) in object.map { StoredObject.describe($0.object) } }
         let local = changes.keys.sorted().compactMap { key -> DefaultsMigrationReport.Change? in
             let (old, new) = (before[stored: key], self[stored: key])
-            guard !PropertyList.same(old, new) else { return nil }
+            guard !StoredObject.same(old, new) else { return nil }
             return DefaultsMigrationReport.Change(
                 key: key.name, suite: nil, oldValue: describe(old), newValue: describe(new))
         }

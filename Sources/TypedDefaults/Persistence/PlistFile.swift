@@ -15,7 +15,7 @@ struct PlistFile: Sendable {
 
     /// What a read of the file found.
     enum Contents {
-        case values([DefaultsStoredKey: PropertyList])
+        case values([DefaultsStoredKey: StoredObject])
         /// The bytes were read and do not parse; `underlying` says why.
         case unparsable(any Error)
         /// The file could not be read (permissions, an I/O error): not the same as corrupt.
@@ -227,7 +227,7 @@ struct PlistFile: Sendable {
     /// left by a killed writer, and are removed. Returns the bytes written, `nil` when the file
     /// was removed.
     @discardableResult
-    func replace(with contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> Data? {
+    func replace(with contents: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) -> Data? {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)

@@ -89,8 +89,8 @@ private struct NoResult: Error {}
 
 extension SuiteEdit {
     /// Everything the edit holds now.
-    var contents: [DefaultsStoredKey: PropertyList] {
-        var contents: [DefaultsStoredKey: PropertyList] = [:]
+    var contents: [DefaultsStoredKey: StoredObject] {
+        var contents: [DefaultsStoredKey: StoredObject] = [:]
         for key in baseKeys().union(changes.keys) { contents[key] = self[key] }
         return contents
     }
@@ -108,7 +108,7 @@ extension SuiteEdit {
             let after = try values[key].map { value throws(DefaultsError) in
                 try Conversion.encode(value, key: key.name).get()
             }
-            if !PropertyList.same(before[key], after) { self[key] = after }
+            if !StoredObject.same(before[key], after) { self[key] = after }
         }
         return values
     }
@@ -117,7 +117,7 @@ extension SuiteEdit {
 extension DefaultsStoredValue {
     /// The values of a suite's stored objects; an object that is no property list (which the
     /// engine never stores) is a mismatch.
-    static func values(of contents: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> [DefaultsStoredKey:
+    static func values(of contents: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) -> [DefaultsStoredKey:
         DefaultsStoredValue]
     {
         var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]

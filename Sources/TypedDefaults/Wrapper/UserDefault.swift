@@ -347,7 +347,7 @@ extension UserDefault where Value: Sendable {
     }
 
     /// Decodes a stored object as a read of this property sees it, for observers.
-    func typedDecoder() -> @Sendable (PropertyList?) -> Value {
+    func typedDecoder() -> @Sendable (StoredObject?) -> Value {
         keyBinding.sendableReadDecoder()
     }
 }

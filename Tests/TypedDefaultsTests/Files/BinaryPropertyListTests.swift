@@ -30,8 +30,8 @@ import Testing
         ]
     }
 
-    static func exact(_ values: [String: Any]) -> [DefaultsStoredKey: PropertyList] {
-        Dictionary(uniqueKeysWithValues: values.map { (DefaultsStoredKey($0.key), PropertyList($0.value)) })
+    static func exact(_ values: [String: Any]) -> [DefaultsStoredKey: StoredObject] {
+        Dictionary(uniqueKeysWithValues: values.map { (DefaultsStoredKey($0.key), StoredObject($0.value)) })
     }
 
     func parse(_ data: Data) throws -> [String: Any] {
@@ -44,7 +44,7 @@ import Testing
         let parsed = try parse(written)
         #expect(Set(parsed.keys) == Set(Self.samples.keys))
         for (key, value) in Self.samples where key != "float" {
-            #expect(PropertyList.same(value, parsed[key] as Any), "\(key): \(String(describing: parsed[key]))")
+            #expect(StoredObject.same(value, parsed[key] as Any), "\(key): \(String(describing: parsed[key]))")
         }
         #expect((parsed["float"] as? NSNumber)?.doubleValue == Double(Float(0.1)))
         #expect((parsed["negative zero"] as? NSNumber)?.doubleValue.sign == .minus, "-0.0 keeps its sign")
@@ -70,7 +70,7 @@ import Testing
         }
         let contents = Dictionary(
             uniqueKeysWithValues: dates.enumerated().map {
-                (DefaultsStoredKey("\($0.offset)"), PropertyList($0.element))
+                (DefaultsStoredKey("\($0.offset)"), StoredObject($0.element))
             })
         let parsed = try parse(try BinaryPropertyList.data(contents))
         let wrong = dates.enumerated().filter { (parsed["\($0.offset)"] as? Date) != $0.element }
@@ -80,15 +80,15 @@ import Testing
     }
 
     @Test func theSameContentsGiveTheSameBytes() throws {
-        let first = try BinaryPropertyList.data(["b": PropertyList(1), "a": PropertyList(["y": 2, "x": 3])])
-        let second = try BinaryPropertyList.data(["a": PropertyList(["x": 3, "y": 2]), "b": PropertyList(1)])
+        let first = try BinaryPropertyList.data(["b": StoredObject(1), "a": StoredObject(["y": 2, "x": 3])])
+        let second = try BinaryPropertyList.data(["a": StoredObject(["x": 3, "y": 2]), "b": StoredObject(1)])
         #expect(first == second)
     }
 
     /// 70,000 objects need references of three bytes or more, and offsets past 65,535.
     @Test func largeSuitesUseWideReferences() throws {
         let contents = Dictionary(
-            uniqueKeysWithValues: (0..<35_000).map { (DefaultsStoredKey("key \($0)"), PropertyList($0)) })
+            uniqueKeysWithValues: (0..<35_000).map { (DefaultsStoredKey("key \($0)"), StoredObject($0)) })
         let parsed = try parse(try BinaryPropertyList.data(contents))
         #expect(parsed.count == 35_000)
         #expect((parsed["key 34999"] as? NSNumber)?.intValue == 34_999)
@@ -96,10 +96,10 @@ import Testing
 
     @Test func aValueThatIsNoPropertyListThrows() {
         #expect(throws: NotAPropertyList.self) {
-            try BinaryPropertyList.data(["url": PropertyList(URL(fileURLWithPath: "/"))])
+            try BinaryPropertyList.data(["url": StoredObject(URL(fileURLWithPath: "/"))])
         }
         #expect(throws: NotAPropertyList.self) {
-            try BinaryPropertyList.data(["nested": PropertyList([UUID()])])
+            try BinaryPropertyList.data(["nested": StoredObject([UUID()])])
         }
     }
 }

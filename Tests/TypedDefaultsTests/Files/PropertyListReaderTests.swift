@@ -70,7 +70,7 @@ import Testing
         let read = try PropertyListReader.suiteContents(from: try BinaryPropertyList.data(contents))
         #expect(read.count == contents.count)
         for (key, value) in contents {
-            #expect(PropertyList.same(read[key], Optional(value)), "\(key)")
+            #expect(StoredObject.same(read[key], Optional(value)), "\(key)")
         }
     }
 
@@ -86,7 +86,7 @@ import Testing
             #expect(ours.count == theirs.count)
             for (key, value) in theirs {
                 #expect(
-                    PropertyList.same(ours[DefaultsStoredKey(key)], Optional(PropertyList(value))), "\(format) \(key)")
+                    StoredObject.same(ours[DefaultsStoredKey(key)], Optional(StoredObject(value))), "\(format) \(key)")
             }
         }
     }
@@ -237,7 +237,7 @@ import Testing
             // A typed read of it cannot hold both: a mismatch, never one of them silently.
             #expect(StoredObject.dictionary(inner) == nil)
         }
-        #expect(PropertyList.same(fromXML["inner"], fromBinary["inner"]))
+        #expect(StoredObject.same(fromXML["inner"], fromBinary["inner"]))
     }
 
     @Test func sharedObjectsAreCountedAtEachReference() throws {

@@ -184,7 +184,7 @@ import Testing
         try suite.store.flush()
         let stored = try contents(of: suite.plistURL)
         for (key, value) in original {
-            #expect(PropertyList.same(value, stored[key] as Any), "\(key): \(String(describing: stored[key]))")
+            #expect(StoredObject.same(value, stored[key] as Any), "\(key): \(String(describing: stored[key]))")
         }
         #expect(stored["unrelated"] as? Int == 1)
     }

@@ -50,7 +50,7 @@ struct ExternalBackend: StoreBackend {
     /// A backend of the program's stores what it is given; there is nothing for the engine to
     /// repair, so `repairing` does not apply.
     func commit(
-        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         var storedChanges: [DefaultsStoredKey: DefaultsStoredValue?] = [:]
@@ -72,7 +72,7 @@ struct ExternalBackend: StoreBackend {
         return SuiteContents(values: contents.mapValues(Self.object))
     }
 
-    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? {
+    var refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)? {
         { [backend] object, key in
             do throws(DefaultsError) {
                 try backend.check(try Self.value(object, key: key), forKey: key)
@@ -83,11 +83,11 @@ struct ExternalBackend: StoreBackend {
         }
     }
 
-    private static func object(_ value: DefaultsStoredValue) -> PropertyList {
-        PropertyList(value.propertyListObject)
+    private static func object(_ value: DefaultsStoredValue) -> StoredObject {
+        StoredObject(value.propertyListObject)
     }
 
-    private static func value(_ object: PropertyList, key: DefaultsStoredKey) throws(DefaultsError)
+    private static func value(_ object: StoredObject, key: DefaultsStoredKey) throws(DefaultsError)
         -> DefaultsStoredValue
     {
         guard let value = DefaultsStoredValue(propertyListObject: object.object) else {

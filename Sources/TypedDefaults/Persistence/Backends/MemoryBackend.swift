@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps values in memory only: for tests and previews.
 struct MemoryBackend: BuiltInBackend {
-    private let contents = Locked<[DefaultsStoredKey: PropertyList]>([:])
+    private let contents = Locked<[DefaultsStoredKey: StoredObject]>([:])
     var owner = BackendOwner()
 
     var location: String { "memory" }
@@ -28,7 +28,7 @@ struct MemoryBackend: BuiltInBackend {
     /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
     /// copy, outside this backend's lock (it runs user code, which may read the suite).
     func commit(
-        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         var values = contents.withLock { $0 }

@@ -16,12 +16,12 @@ struct PlistFileBackend: BuiltInBackend {
     let suiteName: String
     /// The bytes this process last wrote to the file, and their contents, so that neither a
     /// reload nor the next commit has to parse a file no one else has changed since.
-    private let written = Locked<(bytes: Data, values: [DefaultsStoredKey: PropertyList])?>(nil)
+    private let written = Locked<(bytes: Data, values: [DefaultsStoredKey: StoredObject])?>(nil)
 
     /// What this process last wrote, if the file still holds exactly those bytes. Only the bytes
     /// prove it: another program can write a file of the same size over the same inode (a file
     /// system hands a freed inode back at once) and set its modification time to the old one.
-    private func unchangedSinceWritten() -> [DefaultsStoredKey: PropertyList]? {
+    private func unchangedSinceWritten() -> [DefaultsStoredKey: StoredObject]? {
         guard let written = written.withLock({ $0 }),
             case .success(let bytes?) = FileBytes.contents(of: file.url.path), bytes == written.bytes
         else { return nil }
@@ -77,17 +77,17 @@ struct PlistFileBackend: BuiltInBackend {
 
     /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is
     /// waited out), so a read needs no lock: a stopped writer holding it delays nothing.
-    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? {
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? {
         try file.readLeavingCorrupt().values
     }
 
     /// corelibs keeps one registration domain for the process: every suite's readers see it.
-    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {
+    func register(_ defaults: [DefaultsStoredKey: StoredObject]) {
         UserDefaults(suiteName: suiteName)?.register(defaults: UserDefaultsBackend.foundationDictionary(defaults))
     }
 
     func commit(
-        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
@@ -129,7 +129,7 @@ struct PlistFileBackend: BuiltInBackend {
     }
 
     /// Replaces the file with `values` and remembers them as this process's last write.
-    private func write(_ values: [DefaultsStoredKey: PropertyList]) throws(DefaultsError) {
+    private func write(_ values: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) {
         let bytes = try file.replace(with: values)
         written.withLock { $0 = bytes.map { ($0, values) } }
     }

@@ -7,7 +7,7 @@ protocol StoreBackend: DefaultsBackend {
     func loadContents() -> SuiteContents
 
     /// The stored object for `key`, for backends that do not load whole.
-    func object(forKey key: DefaultsStoredKey) -> PropertyList?
+    func object(forKey key: DefaultsStoredKey) -> StoredObject?
 
     /// Every key stored, for backends that do not load whole: what ``DefaultsStore/removeAll()``
     /// removes besides the keys this process used. A requirement, so that a call through
@@ -20,7 +20,7 @@ protocol StoreBackend: DefaultsBackend {
 
     /// Called with each write as it happens, under the suite's lock, for backends that others in
     /// the process read directly (a `UserDefaults` object).
-    func writeThrough(key: DefaultsStoredKey, object: PropertyList?)
+    func writeThrough(key: DefaultsStoredKey, object: StoredObject?)
 
     /// Whether a write is committed when its ``Durability`` says. `false` for a backend that
     /// nothing outside the suite's state reads (memory): its writes stay pending in their
@@ -36,25 +36,25 @@ protocol StoreBackend: DefaultsBackend {
     /// `repairing` false, left as they are, and the commit throws
     /// ``DefaultsError/unparsableFile(path:underlying:)``.
     func commit(
-        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents
 
     /// Says why an object can never be stored under a key, or `nil`: checked before a write is
     /// made. `nil` for a backend that stores everything, so that a write asks nothing.
-    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { get }
+    var refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)? { get }
 
     /// Whether a load that fails fails fast (a file), so that the next read may try again at
     /// once; `false` for a program's backend, whose load may wait out its own timeouts.
     var loadsCheaply: Bool { get }
 
     /// Shows `defaults` to plain `UserDefaults` readers of the suite, in its registration domain.
-    func register(_ defaults: [DefaultsStoredKey: PropertyList])
+    func register(_ defaults: [DefaultsStoredKey: StoredObject])
 
     /// Everything stored, read without the cross-process lock and repairing nothing, for a
     /// backend whose writers replace its contents atomically; `nil` for one that must be read
     /// under its lock (a commit that edits nothing).
-    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]?
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]?
 
     /// Told of the state that serves the backend, as the state is made.
     func served(by state: SuiteState)
@@ -64,7 +64,7 @@ protocol StoreBackend: DefaultsBackend {
 /// moved aside, a file that could not be read) that the caller reports once it holds no lock,
 /// so an error handler that uses the same suite cannot deadlock.
 struct SuiteContents {
-    var values: [DefaultsStoredKey: PropertyList]?
+    var values: [DefaultsStoredKey: StoredObject]?
     var problem: DefaultsError?
     /// The contents could not be read at all: nothing is known, and a later read tries again.
     var isUnreadable = false
@@ -75,7 +75,7 @@ struct SuiteContents {
 /// What a backend found when asked to reload.
 enum Reloaded {
     /// The whole suite.
-    case whole([DefaultsStoredKey: PropertyList])
+    case whole([DefaultsStoredKey: StoredObject])
     /// Ask ``StoreBackend/object(forKey:)`` for each key again.
     case perKey
     /// Nothing changed since this process last wrote or read it, or it cannot be read now.
@@ -90,31 +90,31 @@ final class SuiteEdit {
     /// What a commit runs on the edit; throwing abandons the whole commit.
     typealias Body = (SuiteEdit) throws(DefaultsError) -> Void
 
-    private let base: (DefaultsStoredKey) -> PropertyList?
+    private let base: (DefaultsStoredKey) -> StoredObject?
     /// The keys the contents held before the edit.
     let baseKeys: () -> Set<DefaultsStoredKey>
     /// The contents before the edit, for a backend that reads its suite whole: what a suite not
     /// loaded yet loads from inside the commit, which holds the backend's lock.
-    let wholeBase: [DefaultsStoredKey: PropertyList]?
+    let wholeBase: [DefaultsStoredKey: StoredObject]?
     /// Every key changed so far: `nil` removes it.
-    private(set) var changes: [DefaultsStoredKey: PropertyList?] = [:]
+    private(set) var changes: [DefaultsStoredKey: StoredObject?] = [:]
     /// Writes the contents as they stand now, for a process that exits in the middle of the
     /// commit (`exit()` called from an update's body).
     var writeNow: () throws(DefaultsError) -> Void = {}
 
-    init(base: @escaping (DefaultsStoredKey) -> PropertyList?, keys: @escaping () -> Set<DefaultsStoredKey>) {
+    init(base: @escaping (DefaultsStoredKey) -> StoredObject?, keys: @escaping () -> Set<DefaultsStoredKey>) {
         self.base = base
         baseKeys = keys
         wholeBase = nil
     }
 
-    init(whole: [DefaultsStoredKey: PropertyList]) {
+    init(whole: [DefaultsStoredKey: StoredObject]) {
         base = { whole[$0] }
         baseKeys = { Set(whole.keys) }
         wholeBase = whole
     }
 
-    subscript(key: DefaultsStoredKey) -> PropertyList? {
+    subscript(key: DefaultsStoredKey) -> StoredObject? {
         get {
             if let changed = changes[key] { return changed }
             return base(key)
@@ -123,26 +123,26 @@ final class SuiteEdit {
     }
 
     /// Applies `changes` on top of what the edit holds.
-    func apply(_ changes: [DefaultsStoredKey: PropertyList?]) {
+    func apply(_ changes: [DefaultsStoredKey: StoredObject?]) {
         for (key, object) in changes { self[key] = object }
     }
 }
 
 extension StoreBackend {
-    func object(forKey key: DefaultsStoredKey) -> PropertyList? { nil }
+    func object(forKey key: DefaultsStoredKey) -> StoredObject? { nil }
     func storedKeys() -> [DefaultsStoredKey] { [] }
-    func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {}
-    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? { nil }
+    func writeThrough(key: DefaultsStoredKey, object: StoredObject?) {}
+    var refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)? { nil }
     var commitsOnSchedule: Bool { true }
     var loadsCheaply: Bool { true }
-    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {}
-    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: PropertyList]? { nil }
+    func register(_ defaults: [DefaultsStoredKey: StoredObject]) {}
+    func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? { nil }
     func served(by state: SuiteState) {}
 }
 
-extension Dictionary where Key == DefaultsStoredKey, Value == PropertyList {
+extension Dictionary where Key == DefaultsStoredKey, Value == StoredObject {
     /// Applies committed changes to a suite's contents.
-    mutating func apply(_ changes: [DefaultsStoredKey: PropertyList?]) {
+    mutating func apply(_ changes: [DefaultsStoredKey: StoredObject?]) {
         for (key, object) in changes {
             self[key] = object
         }
@@ -154,7 +154,7 @@ extension Dictionary where Key == DefaultsStoredKey, Value == PropertyList {
     @discardableResult
     mutating func edit(
         with edit: SuiteEdit.Body?,
-        writeNow: @escaping ([DefaultsStoredKey: PropertyList]) throws(DefaultsError) -> Void
+        writeNow: @escaping ([DefaultsStoredKey: StoredObject]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> Bool {
         guard let edit else { return false }
         let base = self

@@ -34,8 +34,8 @@ struct UserDefaultsBackend: BuiltInBackend {
         return .perKey
     }
 
-    func object(forKey key: DefaultsStoredKey) -> PropertyList? {
-        defaults.defaults.object(forKey: key.name).map(PropertyList.init)
+    func object(forKey key: DefaultsStoredKey) -> StoredObject? {
+        defaults.defaults.object(forKey: key.name).map(StoredObject.init)
     }
 
     /// The keys of the suite's own domain where its name is known (Linux), not the registered
@@ -53,12 +53,12 @@ struct UserDefaultsBackend: BuiltInBackend {
         return defaults.defaults.dictionaryRepresentation().keys.map { DefaultsStoredKey($0) }
     }
 
-    func writeThrough(key: DefaultsStoredKey, object: PropertyList?) {
+    func writeThrough(key: DefaultsStoredKey, object: StoredObject?) {
         if let object {
             // `UserDefaults` keeps a value it finds equal to the one it holds (`3` over `3.0`)
             // as it was, so a migration that only changes a number's type would be lost.
             if let old = defaults.defaults.object(forKey: key.name) as? NSObject, old.isEqual(object.object),
-                !PropertyList.same(old, object.object)
+                !StoredObject.same(old, object.object)
             {
                 defaults.defaults.removeObject(forKey: key.name)
             }
@@ -72,7 +72,7 @@ struct UserDefaultsBackend: BuiltInBackend {
     /// `UserDefaults.set` crashes on a dictionary with keys equal as Swift strings, which only
     /// another program's suite holds (see ``StoredObject/ExactDictionary``): such a value is
     /// refused as it is written.
-    var refusal: (@Sendable (_ object: PropertyList, _ key: DefaultsStoredKey) -> DefaultsError?)? {
+    var refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)? {
         { object, key in
             guard Self.holdsExactDictionary(object.object) else { return nil }
             return .encodingFailed(key: key.name, underlying: KeysEqualAsStrings())
@@ -86,12 +86,12 @@ struct UserDefaultsBackend: BuiltInBackend {
         return false
     }
 
-    func register(_ defaults: [DefaultsStoredKey: PropertyList]) {
+    func register(_ defaults: [DefaultsStoredKey: StoredObject]) {
         self.defaults.defaults.register(defaults: Self.foundationDictionary(defaults))
     }
 
     /// Values keyed by their names, for Foundation's API.
-    static func foundationDictionary(_ values: [DefaultsStoredKey: PropertyList]) -> [String: Any] {
+    static func foundationDictionary(_ values: [DefaultsStoredKey: StoredObject]) -> [String: Any] {
         var dictionary: [String: Any] = [:]
         for (key, value) in values { dictionary[key.name] = value.object }
         return dictionary
@@ -100,7 +100,7 @@ struct UserDefaultsBackend: BuiltInBackend {
     /// `changes` were written through as they were made; `edit` changes are written through
     /// now. On Linux, synchronizes, since corelibs Foundation writes only then.
     func commit(
-        _ changes: [DefaultsStoredKey: PropertyList?], waitingAtMost limit: TimeInterval, repairing: Bool,
+        _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
         if let edit {

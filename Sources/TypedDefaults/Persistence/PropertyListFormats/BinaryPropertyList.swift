@@ -19,7 +19,7 @@ import Foundation
 /// arrays reads into as many references, and must not grow a hundredfold when it is written
 /// back.
 enum BinaryPropertyList {
-    static func data(_ contents: [DefaultsStoredKey: PropertyList]) throws -> Data {
+    static func data(_ contents: [DefaultsStoredKey: StoredObject]) throws -> Data {
         var writer = Writer()
         let top = try writer.addDictionary(contents.map { ($0.key, $0.value.object) })
         return writer.finish(top: top)

@@ -59,14 +59,14 @@ enum PropertyListReader {
     }
 
     /// A suite's contents: the root must be a dictionary.
-    static func suiteContents(from data: Data) throws(PropertyListFormatError) -> [DefaultsStoredKey: PropertyList] {
+    static func suiteContents(from data: Data) throws(PropertyListFormatError) -> [DefaultsStoredKey: StoredObject] {
         let root = try object(from: data)
         guard let entries = StoredObject.exactEntries(root) else {
             throw PropertyListFormatError("the root is \(StoredObject.describe(root)), not a dictionary of keys")
         }
-        var contents: [DefaultsStoredKey: PropertyList] = [:]
+        var contents: [DefaultsStoredKey: StoredObject] = [:]
         contents.reserveCapacity(entries.count)
-        for (key, value) in entries { contents[key] = PropertyList(value) }
+        for (key, value) in entries { contents[key] = StoredObject(value) }
         return contents
     }
 

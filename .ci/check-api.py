@@ -10,8 +10,10 @@
         baseline would let every break through).
     check-api.py --plant FOLDER MODULE OUT
         Writes into OUT a copy of MODULE's recorded API in FOLDER with one more type, which the
-        code does not declare: the real tool run against it must report that type removed, and
-        the first check must fail on it, since the changelog does not list it.
+        code does not declare.
+    check-api.py --refuses-planted --log LOG --modules M… --changelog CHANGELOG.md
+        Fails unless the first check, given the real tool's log against that copy, refuses the
+        planted type's removal and nothing else.
     check-api.py --self-test
         Checks the two checks above on made-up input, a planted unlisted break among it.
 """
@@ -117,6 +119,11 @@ def main(arguments):
         log = pathlib.Path(arguments[arguments.index("--log") + 1]).read_text()
         modules = arguments[arguments.index("--modules") + 1 : arguments.index("--changelog")]
         problems = unlisted_breaks(log, modules, arguments[arguments.index("--changelog") + 1])
+        if arguments[:1] == ["--refuses-planted"]:
+            if len(problems) == 1 and f"{PLANTED} has been removed" in problems[0]:
+                print(f"the API check refuses a planted break: {problems[0]}")
+                return
+            problems = [f"the API check did not refuse the planted {PLANTED} alone:"] + (problems or ["nothing refused"])
     if problems:
         print("\n".join(problems), file=sys.stderr)
         sys.exit(1)

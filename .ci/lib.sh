@@ -18,10 +18,9 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME="$TYPEDDEFAULTS_CI_FOLDER"
 
 # The nested packages that share SwiftNIO, BoringSSL and Hummingbird (Web, Postgres,
-# Configuration, the snippets' package, and Compatibility, which needs only the library) build
-# into one folder, so a run compiles each of those once, not once per package (BoringSSL alone
-# takes minutes). Each package's own stage builds it
-# first, so that its warnings are printed and checked; later stages find it built. The folder is
+# Configuration and the snippets' package) build into one folder, so a run compiles each of
+# those once, not once per package (BoringSSL alone takes minutes). Each package's own stage
+# builds it first, so that its warnings are printed and checked; later stages find it built. The folder is
 # git-ignored (.build-*), and stays for the next run.
 nested_build="$PWD/.build-nested"
 

@@ -341,17 +341,6 @@ enum Theme: String, DefaultsValueConvertible { case light, dark, system }
         #expect(try Data(contentsOf: file) == bytes, "the mismatched value stays stored")
         subscription.cancel()
     }
-
-    @Test @available(*, deprecated, message: "exercises the deprecated spelling")
-    func theDeprecatedSpellingPublishesAsTheNewOne() async {
-        let store = DefaultsStore.inMemory()
-        let volume = DefaultsKey<Double>("volume", default: 0.5)
-        let received = Received<Double>()
-        let subscription = store.publisher(for: volume).sink { received.append($0) }
-        store[volume] = 0.75
-        #expect(await eventually { received.all == [0.5, 0.75] }, "\(received.all)")
-        subscription.cancel()
-    }
 }
 
 /// Writes `values` as the whole suite file, as Python's `plistlib` writes it: to a file beside

@@ -154,8 +154,4 @@ extension DefaultsProvider {
     var runningWatches: Int {
         state.withLock { $0.valueWatchers.count + $0.snapshotWatchers.count }
     }
-
-    /// The number of watches running.
-    @available(*, deprecated, message: "not part of the API: it counted watches for the provider's own tests")
-    public var watchCount: Int { runningWatches }
 }

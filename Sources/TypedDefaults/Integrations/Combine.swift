@@ -114,13 +114,5 @@
         public func publisher<Value>(_ key: DefaultsKey<Value>) -> AnyPublisher<Value, Never> {
             UserDefault(key, store: self).publisher
         }
-
-        /// The current value of a typed key, then its value after every change, as a Combine
-        /// publisher. Kept here, not with the other deprecated spellings, because it exists only
-        /// where Combine does.
-        @available(*, deprecated, renamed: "publisher(_:)")
-        public func publisher<Value>(for key: DefaultsKey<Value>) -> AnyPublisher<Value, Never> {
-            publisher(key)
-        }
     }
 #endif

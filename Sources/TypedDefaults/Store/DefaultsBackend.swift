@@ -15,11 +15,11 @@ import Foundation
 /// something else changed its values. Everything else is the engine's and works the same on
 /// every backend: the cache that reads come from, coherence between handles, observation,
 /// rules, `didSet` callbacks, migrations and the ``Durability`` modes (a coalescing store calls
-/// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)`` at most once per window, off the
+/// ``commit(_:before:edit:)`` at most once per window, off the
 /// writer's thread; an immediate one on the writer's thread, which waits for it).
 ///
 /// What the engine relies on:
-/// - ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)`` is all or nothing, and
+/// - ``commit(_:before:edit:)`` is all or nothing, and
 ///   serialized with every other commit to the same suite, from any process or machine: two
 ///   commits that each add one to a value end two higher. When `edit` throws, nothing is stored, `changes` included.
 /// - A backend never reports a value it cannot read as absent: ``load()`` throws, and the
@@ -69,19 +69,6 @@ public protocol DefaultsBackend: Sendable {
         edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
     ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue]
 
-    /// The commit of earlier versions, with a deadline on the wall clock. A backend that
-    /// implements only this one still works: the engine's calls reach it through the default
-    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``.
-    @available(
-        *, deprecated,
-        message:
-            "use commit(_:before:edit:) with a ContinuousClock.Instant deadline; a Date moves when the clock is stepped"
-    )
-    func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue]
-
     /// Starts calling `changed` each time something other than this backend's own commits may
     /// have changed the stored values (another process or machine); the store then loads them
     /// and tells its observers what changed. Called once, when the store is made; a backend
@@ -89,7 +76,7 @@ public protocol DefaultsBackend: Sendable {
     ///
     /// `changed` returns at once and may be called from any thread at any time, even from inside
     /// this backend's own ``load()`` or right after its
-    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``, on the thread the store called
+    /// ``commit(_:before:edit:)``, on the thread the store called
     /// it on: the store loads on another thread once its call has returned, gathering calls that
     /// come while a load is due into one. A call from inside ``load()``
     /// itself is dropped, since that load is reading the values.
@@ -100,7 +87,7 @@ public protocol DefaultsBackend: Sendable {
     /// to ``DefaultsError/handler``. A change refused only at commit would be retried for ever
     /// and hold back every other change. The default accepts every value; a backend with limits
     /// still refuses values over them in
-    /// ``commit(_:before:edit:)-(_,ContinuousClock.Instant,_)``, where `edit` may make them.
+    /// ``commit(_:before:edit:)``, where `edit` may make them.
     ///
     /// ```swift
     /// func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
@@ -113,99 +100,13 @@ public protocol DefaultsBackend: Sendable {
     ///   - key: the key it is written under.
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 
-    /// The check of earlier versions, with the key as a `String`. A backend that implements only
-    /// this one still has it called: the default of the check above calls it. Calling it (a
-    /// string literal key picks it) runs the check above, with a deprecation warning.
-    @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
-    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
 }
 
 extension DefaultsBackend {
-    /// Accepts every value, unless the backend implements the check of earlier versions, with the
-    /// key as a `String`: then that one decides.
+    /// Accepts every value.
     ///
     /// - Parameters:
     ///   - value: the value being written.
     ///   - key: the key it is written under.
-    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
-        let checked = CheckBridge.$isBridging.withValue(true) {
-            Result { () throws(DefaultsError) in
-                try (StringKeyCheck(backend: self) as any StringKeyChecking).check(value, forKey: key.name)
-            }
-        }
-        try checked.get()
-    }
-
-    /// Runs the check with a ``DefaultsStoredKey``, for code written for earlier versions that
-    /// calls this one; accepts the value when called from that check's own default.
-    @available(*, deprecated, message: "implement check(_:forKey:) with a DefaultsStoredKey key")
-    public func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-        // A backend that implements neither check would otherwise call one from the other for ever.
-        guard !CheckBridge.isBridging else { return }
-        try check(value, forKey: DefaultsStoredKey(key))
-    }
-}
-
-/// Between the two checks of ``DefaultsBackend``, each of which calls the other by default.
-enum CheckBridge {
-    @TaskLocal static var isBridging = false
-}
-
-/// Reaches a backend's check of earlier versions from the current one's default without a
-/// deprecation warning in the library: the call is made by a deprecated witness of a requirement
-/// that is not deprecated.
-private protocol StringKeyChecking {
-    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError)
-}
-
-private struct StringKeyCheck<Backend: DefaultsBackend>: StringKeyChecking {
-    let backend: Backend
-
-    @available(*, deprecated)
-    func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-        try backend.check(value, forKey: key)
-    }
-}
-
-extension DefaultsBackend {
-    /// Calls the commit with a wall-clock deadline, for a backend written for earlier versions
-    /// that implements only that one. The compiler warns a backend that relies on this.
-    @available(
-        *, deprecated,
-        message:
-            "implement commit(_:before:edit:) with a ContinuousClock.Instant deadline; a Date moves when the clock is stepped"
-    )
-    public func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        let wallClockDeadline = Date(timeIntervalSinceNow: (deadline - .now).timeInterval)
-        let committed = CommitBridge.$isBridging.withValue(true) {
-            Result { () throws(DefaultsError) in try commit(changes, before: wallClockDeadline, edit: edit) }
-        }
-        return try committed.get()
-    }
-
-    /// Calls the commit with a monotonic deadline, for code written for earlier versions that
-    /// calls this one.
-    @available(*, deprecated, renamed: "commit(_:before:edit:)", message: "pass a ContinuousClock.Instant deadline")
-    public func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: Date,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        // A backend that implements neither commit would otherwise call one from the other for ever.
-        guard !CommitBridge.isBridging else {
-            throw .writeFailed(path: location, underlying: CommitBridge.NotImplemented())
-        }
-        return try commit(changes, before: .after(deadline.timeIntervalSinceNow), edit: edit)
-    }
-}
-
-/// Between the two commits of ``DefaultsBackend``, each of which calls the other by default.
-enum CommitBridge {
-    @TaskLocal static var isBridging = false
-
-    struct NotImplemented: Error, CustomStringConvertible {
-        var description: String { "the backend implements no commit(_:before:edit:)" }
-    }
+    public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
 }

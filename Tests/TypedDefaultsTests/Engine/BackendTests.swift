@@ -375,40 +375,6 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(try backend.load() == ["name": .string("short"), "other": .integer(2)])
     }
 
-    /// A backend written when keys were strings implements `check(_:forKey: String)`; it still
-    /// compiles, and its check must still be called, or its limits would silently stop holding.
-    @Test func aBackendsCheckWithStringKeysIsStillCalled() throws {
-        struct EarlierBackend: DefaultsBackend {
-            let inner = SharedMemoryBackend(location: "earlier.\(UUID())")
-            var location: String { inner.location }
-            func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
-            func commit(
-                _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
-                edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-            ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-                try inner.commit(changes, before: deadline, edit: edit)
-            }
-            func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
-            func check(_ value: DefaultsStoredValue, forKey key: String) throws(DefaultsError) {
-                if key.hasPrefix("secret") {
-                    throw .encodingFailed(key: key, underlying: CocoaError(.fileWriteNoPermission))
-                }
-            }
-        }
-        let backend = EarlierBackend()
-        let store = DefaultsStore(backend: backend, durability: .immediate)
-        let secret = DefaultsKey<String>("secretToken", default: "", store: store)
-        let name = DefaultsKey<String>("name", default: "", store: store)
-        let (_, reports) = ReportedErrors.during {
-            store[secret] = "hunter2"
-            store[name] = "Ada"
-        }
-        #expect(reports.count == 1)
-        #expect(reports.first.map { "\($0)".contains("secretToken") } == true)
-        #expect(store[secret] == "")
-        #expect(try backend.load() == ["name": .string("Ada")])
-    }
-
     @Test func theKitFindsABackendThatBreaksItsPromises() {
         /// Loses the fraction of reals, and commits without a lock.
         final class CarelessBackend: DefaultsBackend, @unchecked Sendable {  // racy on purpose

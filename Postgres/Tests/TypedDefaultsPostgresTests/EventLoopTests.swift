@@ -6,7 +6,7 @@ import TypedDefaults
 import TypedDefaultsPostgres
 
 /// A backend called on a SwiftNIO event loop: on another group's loop it waits as on any thread
-/// (`HostileReviewPostgresTests` reads there, in a child); on one of its own group's loops, where
+/// (`PostgresNeverBlocksTests` reads there, in a child); on one of its own group's loops, where
 /// what it waits for runs, it fails at once instead of deadlocking.
 @Suite struct EventLoopTests {
     /// The backend's group: never shut down, since the store, and its backend's listener, live

@@ -3,7 +3,7 @@ import Testing
 import TypedDefaults
 
 /// A secure-coding class holding strings, decoded as Apple documents
-/// (`decodeObject(of: [NSArray.self, NSString.self], forKey:)`): the hostile review's `Tagged`.
+/// (`decodeObject(of: [NSArray.self, NSString.self], forKey:)`): the crafted archives' `Tagged`.
 final class Tagged: NSObject, NSSecureCoding, DefaultsValueConvertible {
     static var supportsSecureCoding: Bool { true }
     let tags: [String]
@@ -30,7 +30,7 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
     }
 }
 
-/// Every crafted keyed archive a hostile review made (the first 33 of `variants` below), and a
+/// Every crafted keyed archive of the known attacks (the first 33 of `variants` below), and a
 /// few more, each read in a child process (this test binary again): corelibs'
 /// `NSKeyedUnarchiver` killed the reader on 15 of its 33, and on 6 of the 8 added here. Each
 /// reads as the default, reported, its bytes left as they were (but the two well-formed ones).
@@ -84,12 +84,12 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
 
     @Test(.tags(.childProcess), .startsProcesses, arguments: expected.keys.sorted())
     func aCraftedArchiveNeverCrashesTheReader(variant: String) async throws {
-        let folder = try HostileReviewTests.privateFolder()
+        let folder = try NeverCrashesOrHangsTests.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("crafted.plist")
         _ = try await Python.run(Self.variants, variant, file.path)
         let before = try Data(contentsOf: file)
-        let child = try await HostileReviewTests.runThisBinary(
+        let child = try await NeverCrashesOrHangsTests.runThisBinary(
             filter: "readCraftedArchiveInAChild", killAfter: 60,
             environment: ["XDG_CONFIG_HOME": folder.path, "TYPEDDEFAULTS_ARCHIVE_VARIANT": variant])
         #expect(!child.crashed && !child.timedOut, "status \(child.status): \(child.output.suffix(400))")
@@ -166,7 +166,7 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
             return ("homepage", archive(["$null", {"NS.base": base, "NS.relative": UID(2), "$class": UID(3)}, relative, U, *more]))
 
         V = {
-            # The hostile review's variants, each as its script made it.
+            # The known attacks' variants, each as its script made it.
             "p-nsstring-int": lambda: palette({"NS.string": 42, "$class": UID(4)}, S),
             "p-nsstring-data": lambda: palette({"NS.string": b"x", "$class": UID(4)}, S),
             "p-nsstring-missing": lambda: palette({"$class": UID(4)}, S),

@@ -4,7 +4,7 @@ import TypedDefaults
 
 /// What `export suite FILE` does with what is at FILE: a regular file is replaced in one step, and
 /// nothing else is ever replaced; a write that fails is one line and status 1. Every path is in a
-/// folder of the test's own, every FIFO its own (no device: see `HostileReviewToolTests` for the
+/// folder of the test's own, every FIFO its own (no device: see `ToolFileSafetyTests` for the
 /// one device node, made there and removed).
 @Suite struct ExportTargetTests {
     /// A folder of the test's own, and a suite holding `k` = 1 and, when `large`, a string of

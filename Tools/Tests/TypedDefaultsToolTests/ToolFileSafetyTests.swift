@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// Defects a hostile review found in the tool. Each test's comment describes the defect as it
-/// was found; the test fails without the handling it guards.
-@Suite struct HostileReviewToolTests {
+/// The tool's files: what it exports imports back, and a link, a device, a FIFO or an endless
+/// file at a path it is given is never replaced and never hangs it. Each test's comment says
+/// what input it is; the test fails without the handling it guards.
+@Suite struct ToolFileSafetyTests {
     /// CommandLineAndSchemas: a value reads back "however deep: up to 250 arrays and dictionaries",
     /// and `read --json`, `export --format json` and `import` share one JSON form that "holds every
     /// value a suite can store exactly". But the JSON reader refuses text nested deeper than 250,

@@ -5,10 +5,11 @@ import Testing
 import TypedDefaults
 import TypedDefaultsPostgres
 
-/// Defects a hostile review found in the PostgreSQL backend. Each test's comment describes the
-/// defect as it was found; the test fails without the handling it guards. No PostgreSQL server
+/// The PostgreSQL backend never crashes or blocks its caller: a read on an event loop's thread,
+/// an exit while a flush waits for a server that never answers, and a cached read while another
+/// thread loads. Each test fails without the handling it guards. No PostgreSQL server
 /// is needed: the loopback `SilentServer` stands for one.
-@Suite struct HostileReviewPostgresTests {
+@Suite struct PostgresNeverBlocksTests {
     /// What a child run of this test binary did: how it ended, when (taken on Foundation's own
     /// thread: the test resumes later when other tests hold the cooperative threads), and what
     /// it printed on either output.

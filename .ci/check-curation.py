@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Checks that the DocC catalog curates every public symbol: check-curation.py ARCHIVE
+"""Checks that the DocC catalog curates every public symbol: check-curation.py ARCHIVE [MODULE]
 
-Every type, and every member of a type, protocol or extension, of the TypedDefaults module must
+Every type, and every member of a type, protocol or extension, of the module (TypedDefaults unless
+MODULE is given; TypedDefaultsSchema has a catalog of its own) must
 be listed under a Topics heading written by hand: on the landing page, in an article, or on its
 type's page (a documentation extension in the catalog's Extensions folder). DocC lists the rest
 under headings it makes itself, by kind ("Instance Methods", "Default Implementations"), and
@@ -39,8 +40,9 @@ import json
 import pathlib
 import sys
 
-MODULE = "TypedDefaults"
-PREFIX = f"doc://dev.typeddefaults/documentation/{MODULE}"
+MODULE = sys.argv[2] if len(sys.argv) == 3 else "TypedDefaults"
+# The landing page's identifier, which names the catalog's bundle: set by load().
+PREFIX = ""
 # The mangled prefix of the module's own declarations: a member DocC copies from a protocol
 # extension onto a conforming type has the USR `<the extension member's>::SYNTHESIZED::<type's>`.
 OWN_USR = f"s:{len(MODULE)}{MODULE}"
@@ -52,8 +54,11 @@ DEFAULT = "default implementations DocC lists under the requirement they impleme
 
 def load(archive):
     """Every page of the module, by identifier."""
+    global PREFIX
     root = pathlib.Path(archive) / "data/documentation"
-    files = [root / f"{MODULE.lower()}.json", *(root / MODULE.lower()).rglob("*.json")]
+    landing = root / f"{MODULE.lower()}.json"
+    PREFIX = json.loads(landing.read_text())["identifier"]["url"]
+    files = [landing, *(root / MODULE.lower()).rglob("*.json")]
     pages = {}
     for file in files:
         page = json.loads(file.read_text())
@@ -138,6 +143,6 @@ def main(archive):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     main(sys.argv[1])

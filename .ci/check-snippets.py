@@ -145,6 +145,7 @@ def main():
         # The PostgreSQL backend's and the configuration provider's packages are built only for
         # the examples that use them.
         products = ['.product(name: "TypedDefaults", package: "root")',
+                    '.product(name: "TypedDefaultsSchema", package: "root")',
                     '.product(name: "TypedDefaultsTestSupport", package: "root")']
         if uses["postgres"]:
             products.append('.product(name: "TypedDefaultsPostgres", package: "postgres")')

@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings

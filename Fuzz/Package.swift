@@ -7,7 +7,10 @@ import PackageDescription
 // Targets reach the library's internals with @testable import: run.sh builds with
 // -enable-testing (and -sanitize=fuzzer,address, -parse-as-library).
 /// What every target links.
-let fuzz: [Target.Dependency] = ["FuzzSupport", .product(name: "TypedDefaults", package: "TypedDefaults")]
+let fuzz: [Target.Dependency] = [
+    "FuzzSupport", .product(name: "TypedDefaults", package: "TypedDefaults"),
+    .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+]
 
 let package = Package(
     name: "TypedDefaultsFuzz",
@@ -22,7 +25,10 @@ let package = Package(
         // Exact comparison of values, the property-list round trip, a scratch preferences folder.
         .target(
             name: "FuzzSupport",
-            dependencies: ["CFuzzDriver", .product(name: "TypedDefaults", package: "TypedDefaults")]),
+            dependencies: [
+                "CFuzzDriver", .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+            ]),
         // Declares libFuzzer's driver, which each target's main calls.
         .target(name: "CFuzzDriver"),
         .executableTarget(name: "fuzz-binary-plist", dependencies: fuzz),

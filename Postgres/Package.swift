@@ -28,13 +28,17 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 "TypedDefaultsPostgresRows",
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // No PostgresNIO here: a fuzz target links it alone.
         .target(
             name: "TypedDefaultsPostgresRows",
-            dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]
+            dependencies: [
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+            ]
         ),
         // Stands for one machine of a fleet, in the tests' child processes.
         .executableTarget(
@@ -55,6 +59,7 @@ let package = Package(
             dependencies: [
                 "TypedDefaultsPostgres", "postgres-probe",
                 .product(name: "TypedDefaultsTestSupport", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "TypedDefaultsConfiguration", package: "TypedDefaultsConfiguration"),
                 .product(name: "Configuration", package: "swift-configuration"),

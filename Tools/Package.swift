@@ -26,19 +26,24 @@ let package = Package(
                 "TypedDefaultsToolSupport",
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // No ArgumentParser here: a fuzz target links it alone.
         .target(
             name: "TypedDefaultsToolSupport",
-            dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]
+            dependencies: [
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+            ]
         ),
         // Runs the built tool as a real process against real suites.
         .testTarget(
             name: "TypedDefaultsToolTests",
             dependencies: [
                 "typed-defaults", "TypedDefaultsToolSupport", .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
             ]
         ),
     ],

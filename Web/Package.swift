@@ -26,6 +26,8 @@ let package = Package(
             dependencies: [
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -40,7 +42,11 @@ let package = Package(
         // Runs the built server as a real process on loopback, against real suites.
         .testTarget(
             name: "TypedDefaultsWebTests",
-            dependencies: ["typed-defaults-serve", .product(name: "TypedDefaults", package: "TypedDefaults")]
+            dependencies: [
+                "typed-defaults-serve", .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

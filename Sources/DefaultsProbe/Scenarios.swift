@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Longer-running child processes for the store engine's durability tests. Each takes the
 /// suite name and its own arguments, and reports progress as lines on standard output.

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A program's backend whose commits take seconds (a slow disk, a far database): a suite kept
 /// as the JSON form of its values in one file, each commit sleeping `delay` before it writes.

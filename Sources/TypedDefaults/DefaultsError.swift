@@ -32,7 +32,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// written over it.
     case corruptFile(path: String, preservedAt: String?, underlying: any Error)
     /// A file that does not parse, met by a call that repairs nothing (``DefaultsStore/storedValues()``,
-    /// ``DefaultsStore/editStoredValues(_:)``, reading a published ``DefaultsSchema``): it is left
+    /// ``DefaultsStore/editStoredValues(_:)``, reading a published schema): it is left
     /// where and as it is, and nothing was written.
     case unparsableFile(path: String, underlying: any Error)
     /// A suite's file exists but could not be read: another user owns it, its mode forbids

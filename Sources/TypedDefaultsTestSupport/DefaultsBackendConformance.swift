@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Checks that a ``TypedDefaults/DefaultsBackend`` keeps the promises the engine relies on, from
 /// any test framework:

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 // swift run settings-demo [--name NAME] [--theme light|dark|system] [--next-theme] [--louder] [--quieter]
 //                          [--open PATH] [--toggle-sidebar] [--reset]

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// The round trip every property-list reader's result must survive.
 public enum PropertyListChecks {

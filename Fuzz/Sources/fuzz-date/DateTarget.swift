@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// Date text: a date `DateText.parse` reads is formatted to text that reads back as exactly the
 /// same date, and formats the same again; the XML reader and the stored-value parser read that

@@ -3,6 +3,7 @@ import FuzzSupport
 import TypedDefaultsToolSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// The suite imported into: it holds values before each input, written by the library.
 let suite = "dev.typeddefaults.fuzz-import"

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// JSON text: the parser's tree writes back to text that parses to the same tree, and a value
 /// read by `DefaultsStoredValue(json:)` survives `.json()` (compact and pretty) and the

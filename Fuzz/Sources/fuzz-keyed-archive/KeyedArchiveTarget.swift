@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// A secure-coding class stored as a keyed archive, as an app declares one. Top-level and
 /// final, as the conformance requires on Linux; its archives name it

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// Published schema files: a schema that reads is written by the schema writer to text that
 /// reads back as the same schema and writes the same text again; checking its own defaults,

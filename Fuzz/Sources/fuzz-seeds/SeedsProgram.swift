@@ -4,6 +4,7 @@ import TypedDefaultsPostgresRows
 import TypedDefaultsToolSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// Writes the seeds that this library, corelibs Foundation and the tool's export make into
 /// `Corpus/<target>/` (the folder given, or ./Corpus); make-corpus.py adds Python's and the

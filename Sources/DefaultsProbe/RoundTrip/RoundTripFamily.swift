@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// The errors the library handed to `DefaultsError.handler`, from any thread.
 final class RoundTripErrors: @unchecked Sendable {  // `errors` is only touched under `lock`.

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 // Text from outside the program: JSON that another program (or a person, or the command-line
 // tool) wrote, with every escape JSON allows, and now and then a lone surrogate escape

@@ -29,12 +29,12 @@ extension DefaultsValueConvertible where Self: Codable {
 }
 
 /// The JSON text a `Codable` value is stored as.
-enum CodableJSON {
+package enum CodableJSON {
     static func decode<Value: Decodable>(_ json: String) throws -> Value {
         try JSONDecoder().decode(Value.self, from: Data(json.utf8))
     }
 
-    static func encode(_ value: some Encodable) throws -> String {
+    package static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -47,15 +47,15 @@ extension Optional: DefaultsValue where Wrapped: DefaultsValue {
 }
 
 /// The stored form of an explicit `nil`.
-enum NilMarker {
-    static let key = "__TypedDefaults.nil"
+package enum NilMarker {
+    package static let key = "__TypedDefaults.nil"
 
     static func object(depth: Int) -> Any {
         [key: depth]
     }
 
     /// How many optional levels the marker stands for, or `nil` when `object` is no marker.
-    static func depth(of object: Any) -> Int? {
+    package static func depth(of object: Any) -> Int? {
         guard let entries = StoredObject.dictionary(object), entries.count == 1,
             let stored = entries[key], case .signed(let depth) = StoredObject.number(stored),
             depth >= 0

@@ -11,7 +11,7 @@ import Foundation
 /// Years are ISO 8601's astronomical years: year 0000 is 1 BC, -0044 is 45 BC. A year outside
 /// 0000–9999 is written in ISO 8601's expanded form, a sign and four to six digits (`-0044`,
 /// `+10000`), as far as ``yearLimit``.
-enum DateText {
+package enum DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
     private static let referenceOffset: Int64 = 978_307_200
 
@@ -22,7 +22,7 @@ enum DateText {
     /// a date that is not finite, beyond the years ±``yearLimit``, or whose fraction no decimal
     /// text can give back, and for `-0.0` seconds, which the text of 2001-01-01 would give back
     /// as `0.0`.
-    static func format(_ date: Date) -> String? {
+    package static func format(_ date: Date) -> String? {
         let time = date.timeIntervalSinceReferenceDate
         // Past ±3.2 million years, and within what the integer arithmetic below holds.
         guard time.isFinite, abs(time) < 1e14, time != 0 || time.sign == .plus else { return nil }
@@ -59,7 +59,7 @@ enum DateText {
     /// (`+02:00`, `+0200`), or macOS `defaults`' `2026-11-23 10:00:00 +0000`. The year is four
     /// digits, or a sign and four to six (`-0044`, `+10000`); `-0000` is refused, as ISO 8601
     /// writes year 0 `0000`.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.year(), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
             let day = scanner.digits(2), (1...12).contains(month), (1...daysIn(month, year)).contains(day)

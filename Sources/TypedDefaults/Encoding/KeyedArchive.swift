@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks that keep corelibs' `NSKeyedUnarchiver` and `NSKeyedArchiver` from crashing.
-enum KeyedArchive {
+package enum KeyedArchive {
     enum Failure: Error, CustomStringConvertible {
         case notSecureCoding(className: String)
         case unreadable
@@ -71,7 +71,7 @@ enum KeyedArchive {
     /// The class name recorded for the root object: `$top.root` → `$objects[root].$class`
     /// → `$objects[class].$classname`. Read with the engine's bounded reader, so a crafted
     /// archive is refused here before Foundation's unbounded parser ever sees it.
-    static func rootClassName(in data: Data) -> String? {
+    package static func rootClassName(in data: Data) -> String? {
         (try? CheckedArchive(data))?.rootClassName
     }
 }

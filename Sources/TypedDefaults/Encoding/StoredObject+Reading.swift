@@ -55,7 +55,7 @@ extension StoredObject {
 
     /// The entries of a stored dictionary with their keys exactly as stored, an
     /// ``ExactDictionary``'s included; `nil` when `object` is no dictionary.
-    static func exactEntries(_ object: Any) -> [DefaultsStoredKey: Any]? {
+    package static func exactEntries(_ object: Any) -> [DefaultsStoredKey: Any]? {
         if let exact = object as? ExactDictionary { return exact.entries }
         guard let entries = dictionary(object) else { return nil }
         var exact: [DefaultsStoredKey: Any] = [:]
@@ -125,7 +125,7 @@ extension StoredObject {
     /// parser refuses a file nested 512 levels deep (the suite's own dictionary is one), and
     /// Python's `plistlib` a binary file whose arrays nest more than 331 deep (its recursion
     /// limit); 250 leaves room below both, and far above any real setting.
-    static let maximumNestingDepth = 250
+    package static let maximumNestingDepth = 250
 
     /// Why `object` cannot be stored, or `nil` when it can: it holds something that is no
     /// property list (`UserDefaults.set` would crash on it), or its arrays and dictionaries nest

@@ -12,7 +12,7 @@ import Foundation
 // (Swift strings, numbers, Data, Date, arrays and dictionaries of them) or the immutable
 // Foundation objects that a property list parser returns; nothing holds a mutable reference
 // to them.
-struct StoredObject: @unchecked Sendable {
+package struct StoredObject: @unchecked Sendable {
     private final class Box {
         let object: Any
 

@@ -186,7 +186,7 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
         store.reset(self)
     }
 
-    override var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore)? { typedSchemaEntry }
+    override package var schemaDeclaration: (any SchemaDeclaration)? { typedSchemaDeclaration }
 }
 
 extension DefaultsKey: DefaultsRuleChaining {}

@@ -34,8 +34,8 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// Resets the key in `store`, whatever its value type.
     func reset(in store: DefaultsStore) {}
 
-    /// The key's entry in a published schema, and the store it lives in.
-    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore)? { nil }
+    /// What the key declares for a published schema; each ``DefaultsKey`` overrides it.
+    package var schemaDeclaration: (any SchemaDeclaration)? { nil }
 
     /// Keys are equal when they name the same stored key, scalar for scalar (so
     /// `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as in the suite), in the same store.

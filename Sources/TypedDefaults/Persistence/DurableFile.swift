@@ -11,14 +11,14 @@ import Foundation
 /// Without step 1, a file system may commit the rename before the data (measured on ext4 and
 /// XFS: the new name pointed at an empty file for 5 to 40 s). A sync that fails is a failed
 /// write: before the rename, the temporary file is removed and the target is left as it was.
-enum DurableFile {
+package enum DurableFile {
     /// Writes `data` to a new temporary file beside `target`, syncs it, and renames it over
     /// `target` (over a symlink there, not through it), then syncs the folder.
     /// - Parameters:
     ///   - target: the path the new file takes.
     ///   - data: its bytes.
     ///   - newFileMode: the mode a new file gets; an existing regular file's mode is kept.
-    static func replace(_ target: URL, with data: Data, newFileMode: mode_t) throws {
+    package static func replace(_ target: URL, with data: Data, newFileMode: mode_t) throws {
         let temporary = try writeTemporary(data, beside: target, newFileMode: newFileMode)
         guard rename(temporary.path, target.path) == 0 else {
             let error = SystemError.current
@@ -57,7 +57,7 @@ enum DurableFile {
 
     /// Makes the folder `folder` (and those above it) and syncs each new one into its parent,
     /// so that a suite's first file does not vanish with the folder that holds it.
-    static func makeFolder(_ folder: URL, mode: mode_t) {
+    package static func makeFolder(_ folder: URL, mode: mode_t) {
         var missing: [URL] = []
         var current = folder.standardizedFileURL
         while current.path != "/", !FileManager.default.fileExists(atPath: current.path) {

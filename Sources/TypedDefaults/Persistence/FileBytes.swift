@@ -4,7 +4,7 @@ import Foundation
 /// that nothing planted at its path can hang the read or take the machine's memory: a FIFO
 /// (whose plain `open` waits for a writer for ever), a device (`/dev/zero` never ends) and a
 /// file larger than ``limit`` are refused before any of their bytes are read.
-enum FileBytes {
+package enum FileBytes {
     /// The largest file read: 64 MiB, sixteen times the 4 MiB Apple's platforms warn about for
     /// one suite, so no suite a program really keeps comes near it, while reading and decoding a
     /// file this large stays well under a gigabyte.
@@ -25,7 +25,7 @@ enum FileBytes {
 
     /// The bytes of the file at `path` (through symlinks), `nil` when there is none. Anything
     /// else that stops the read is the error: a ``SystemError`` or a ``Refusal``.
-    static func contents(of path: String) -> Result<Data?, any Error> {
+    package static func contents(of path: String) -> Result<Data?, any Error> {
         // Non-blocking, so a FIFO opens at once and is refused below; a regular file's reads
         // are unaffected.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)

@@ -56,7 +56,7 @@ public struct SettingDescription: Sendable, Hashable {
     /// The key the value is stored under.
     public let key: String
     /// The value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`; named as
-    /// ``DefaultsSchema/Key/swiftType`` names it.
+    /// `DefaultsSchema.Key.swiftType` (TypedDefaultsSchema) names it.
     public let swiftType: String
     /// The setting's title.
     public let title: String

@@ -26,7 +26,7 @@ extension SettingsCatalog {
 }
 
 /// Finds a catalog's settings by reflection.
-enum SettingsCatalogListing {
+package enum SettingsCatalogListing {
     static func settings(in mirror: Mirror) -> [SettingDescription] {
         let inherited = mirror.superclassMirror.map(settings(in:)) ?? []
         return inherited
@@ -43,7 +43,7 @@ enum SettingsCatalogListing {
 /// A setting that can describe itself without its value type being known.
 protocol DescribableSetting {
     var settingDescription: SettingDescription { get }
-    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) { get }
+    var schemaDeclaration: any SchemaDeclaration { get }
 }
 
 extension Setting: DescribableSetting {
@@ -97,14 +97,14 @@ extension UserDefault: DescribableSetting {
             formattedValue: ValueDescription.describe(value), hasStoredValue: hasStoredValue, kind: kind)
     }
 
-    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
+    var schemaDeclaration: any SchemaDeclaration {
         let fixedDefault = keyBinding.defaultSource.fixedValue.map { applyingRules(to: $0) }
-        let entry = DefaultsSchema.Key(
-            name: key, type: Value.self, defaultValue: fixedDefault,
+        return DeclaredKey(
+            name: key, defaultValue: fixedDefault,
             formattedDefaultValue: fixedDefault.map(ValueDescription.describe) ?? "", title: key, info: "",
             range: nil,
-            options: Self.everyCase(selecting: nil)?.map { ($0.value, ValueDescription.describe($0.value)) })
-        return (entry, store)
+            options: Self.everyCase(selecting: nil)?.map { ($0.value, ValueDescription.describe($0.value)) },
+            store: store)
     }
 
     /// Every case of a `CaseIterable & Equatable` value type, in declaration order, and whether

@@ -26,7 +26,7 @@ extension DefaultsStore {
     /// same object a typed read of the key would decode, other processes' writes included.
     ///
     /// ```swift
-    /// if case .explicitNil? = store.storedValue(forKey: "team")?.encoding { print("cleared") }
+    /// if case .integer(let size)? = store.storedValue(forKey: "fontSize") { print("stored:", size) }
     /// ```
     public func storedValue(forKey key: String) -> DefaultsStoredValue? {
         state.storedObject(state.slot(for: key)).flatMap { DefaultsStoredValue(propertyListObject: $0.object) }

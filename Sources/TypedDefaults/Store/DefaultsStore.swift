@@ -25,6 +25,9 @@ public struct DefaultsStore: Sendable {
     /// When writes through this store reach the disk.
     public let durability: Durability
 
+    /// The same for every store of one suite in this process: what tools group a suite's keys by.
+    package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(state) }
+
     init(state: SuiteState, durability: Durability) {
         self.state = state
         self.durability = durability

@@ -55,7 +55,8 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     /// deeper than a suite may hold.
     ///
     /// A `[String: Any]` cannot hold two keys that differ only in their Unicode normalization;
-    /// values read with ``DefaultsStore/storedValues()`` or ``init(propertyList:)`` keep both.
+    /// values read with ``DefaultsStore/storedValues()`` or TypedDefaultsSchema's
+    /// `init(propertyList:)` keep both.
     ///
     /// ```swift
     /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)
@@ -120,53 +121,11 @@ public enum DefaultsStoredValue: Sendable, Hashable {
 
 extension DefaultsStoredValue {
     /// `value` as a suite would store it under `key`; `nil` when it cannot be stored.
-    init?<Value: DefaultsValueConvertible>(storing value: Value, key: String) {
+    package init?<Value: DefaultsValueConvertible>(storing value: Value, key: String) {
         guard case .success(let stored) = Conversion.encode(value, key: key),
             let storedValue = DefaultsStoredValue(propertyListObject: stored.object)
         else { return nil }
         self = storedValue
-    }
-}
-
-extension DefaultsStoredValue {
-    /// How TypedDefaults encoded a value in a plain property-list value, so that a tool can
-    /// show it as the program's author wrote it.
-    public enum Encoding: Sendable, Hashable {
-        /// An ordinary value.
-        case plain
-        /// An explicit `nil` of an optional (`{"__TypedDefaults.nil": depth}`): `depth` 0 is
-        /// `nil`, 1 is `.some(nil)`, and so on.
-        case explicitNil(depth: Int)
-        /// A `Codable` value: a string holding a JSON object or array.
-        case json
-        /// An `NSSecureCoding` object: data holding a keyed archive of the class named.
-        case keyedArchive(className: String)
-    }
-
-    /// How TypedDefaults encoded the value. A string is ``Encoding/json`` when it holds a JSON
-    /// object or array; data when it is a keyed archive whose root object's class can be named.
-    ///
-    /// ```swift
-    /// if case .keyedArchive(let className) = value.encoding { print("an archived \(className)") }
-    /// ```
-    public var encoding: Encoding {
-        switch self {
-        case .dictionary:
-            if let depth = NilMarker.depth(of: propertyListObject) { return .explicitNil(depth: depth) }
-        case .string(let text):
-            if let first = text.utf8.first(where: { !JSONText.isWhitespace($0) }),
-                first == UInt8(ascii: "{") || first == UInt8(ascii: "["), (try? JSONText.parse(text)) != nil
-            {
-                return .json
-            }
-        case .data(let bytes):
-            if bytes.starts(with: Array("bplist00".utf8)), let name = KeyedArchive.rootClassName(in: bytes) {
-                return .keyedArchive(className: name)
-            }
-        default:
-            break
-        }
-        return .plain
     }
 }
 

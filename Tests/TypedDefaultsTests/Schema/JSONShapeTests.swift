@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// A `Codable` setting's JSON shape, from its default value, published in the schema
 /// and checked before a value is stored.
@@ -41,8 +42,9 @@ import Testing
 
     @Test func theShapeComesFromTheDefaultAndItsSwiftType() throws {
         let key = DefaultsSchema.Key(
-            name: "layout", type: Layout.self, defaultValue: Layout(), formattedDefaultValue: "", title: "", info: "",
-            range: nil)
+            DeclaredKey<Layout>(
+                name: "layout", defaultValue: Layout(), formattedDefaultValue: "", title: "", info: "", range: nil,
+                options: nil, store: .inMemory()))
         #expect(key.valueType == .json)
         #expect(key.jsonShape == Self.shape)
         #expect(
@@ -112,8 +114,9 @@ import Testing
     /// a member the default does not show is not in the shape.
     @Test func anOptionalKeyOfACodableValueHasAShapeToo() {
         let key = DefaultsSchema.Key(
-            name: "layout", type: Layout?.self, defaultValue: Layout(), formattedDefaultValue: "", title: "", info: "",
-            range: nil)
+            DeclaredKey<Layout?>(
+                name: "layout", defaultValue: Layout(), formattedDefaultValue: "", title: "", info: "", range: nil,
+                options: nil, store: .inMemory()))
         #expect(key.valueType == .optional(.json))
         #expect(key.jsonShape == Self.shape)
         #expect(key.problem(with: .string(#"{"width": 1}"#)) == "member empty (array) is missing")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TypedDefaultsSchema
 
 @testable import TypedDefaults
 

@@ -1,4 +1,5 @@
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Suites as JSON, in the exact form of ``DefaultsStoredValue/json(pretty:)``, as
 /// `read --json` and `export --format json` write them and ``ImportFile`` reads them back.

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A file `typed-defaults import` reads: the JSON form `export --format json` and `read --json`
 /// write, or a property list (XML, binary or OpenStep). Apart from the command line, so that a

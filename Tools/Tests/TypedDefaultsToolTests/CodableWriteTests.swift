@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 struct ToolTestWindow: Codable, DefaultsValueConvertible, Sendable, Equatable {
     var width = 800

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Dates of any year through the tool: written with `--date` and `$date`, and shown by `read`,
 /// `read --json` and `export` in a form that reads back as the same instant.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// What a script sees of a failure: its class in the exit status (64 for a command line of the
 /// wrong shape, 1 for anything else) and one line on standard error.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// `export` and `import`: exact round trips, what XML cannot hold, and files that do not parse.
 @Suite struct ExportImportTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A window's layout, as an app stores it: a `Codable` setting whose JSON shape the schema
 /// publishes.

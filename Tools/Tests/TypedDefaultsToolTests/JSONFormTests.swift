@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// `read --json` is the exact JSON form: what it prints, for a suite, a key or every suite,
 /// reads back through real processes as exactly the values stored.

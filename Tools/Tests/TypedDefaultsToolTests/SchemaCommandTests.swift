@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 enum ToolTestTheme: String, CaseIterable, DefaultsValueConvertible, Sendable {
     case system, light, dark

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Changes crossing processes: a running program sees the tool's writes, and `watch` prints
 /// other processes' writes.

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// The page's rows: each setting the published schema declares, in its order, then each key the
 /// suite stores that the schema does not know (as dconf-editor shows keys without a schema).

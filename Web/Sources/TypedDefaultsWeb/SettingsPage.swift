@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A settings page for one suite, and the HTTP API it uses: every setting of the suite's
 /// published schema with a control of its kind, live as the suite changes.

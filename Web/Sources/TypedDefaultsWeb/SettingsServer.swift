@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 import TypedDefaults
+import TypedDefaultsSchema
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// The settings server's limits, through a real `serve` on loopback: a request body over the
 /// limit is refused with 413 and its connection closed, and an event stream's slot is free as

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// curl, which sends a request exactly as told.
 enum Curl {

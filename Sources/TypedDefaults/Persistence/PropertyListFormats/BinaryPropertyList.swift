@@ -18,7 +18,7 @@ import Foundation
 /// CoreFoundation and `plistlib` write them: a file that shares one large string among many
 /// arrays reads into as many references, and must not grow a hundredfold when it is written
 /// back.
-enum BinaryPropertyList {
+package enum BinaryPropertyList {
     static func data(_ contents: [DefaultsStoredKey: StoredObject]) throws -> Data {
         var writer = Writer()
         let top = try writer.addDictionary(contents.map { ($0.key, $0.value.object) })
@@ -26,7 +26,7 @@ enum BinaryPropertyList {
     }
 
     /// The bytes of one property-list object.
-    static func data(object: Any) throws -> Data {
+    package static func data(object: Any) throws -> Data {
         var writer = Writer()
         let top = try writer.add(object)
         return writer.finish(top: top)

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Objects come back as the engine writes them: `String`, `Bool`, `Int` (`UInt64` above
 /// `Int64.max`), `Double`, `Date`, `Data`, `[Any]`, and `[String: Any]` (or an exact dictionary).
-enum PropertyListReader {
+package enum PropertyListReader {
     /// What a file may make a reader do, whatever its bytes.
     enum Limits {
         /// The deepest nesting of arrays and dictionaries read, the root counted. CoreFoundation
@@ -38,7 +38,7 @@ enum PropertyListReader {
 
     /// The object the bytes hold. `allowingUIDs` reads a keyed archive, whose references are
     /// ``ArchiveUID``s; a suite holds none.
-    static func object(from data: Data, allowingUIDs: Bool = false) throws(PropertyListFormatError) -> Any {
+    package static func object(from data: Data, allowingUIDs: Bool = false) throws(PropertyListFormatError) -> Any {
         let bytes = [UInt8](data)
         if bytes.starts(with: BinaryPropertyListReader.magic) {
             var reader = BinaryPropertyListReader(bytes: bytes, allowingUIDs: allowingUIDs)
@@ -106,8 +106,8 @@ enum PropertyListReader {
 }
 
 /// Why bytes are not a property list, in one line.
-struct PropertyListFormatError: Error, CustomStringConvertible {
-    let description: String
+package struct PropertyListFormatError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description

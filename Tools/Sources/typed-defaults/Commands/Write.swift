@@ -1,5 +1,6 @@
 import ArgumentParser
 import TypedDefaults
+import TypedDefaultsSchema
 
 struct Write: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Opening suites by name, and reading them, with errors for a person at a shell.
 enum Suites {

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// Stored values as people read them: in macOS `defaults`' old-style property-list format, with
 /// what TypedDefaults stores shown as the program's author wrote it (Codable JSON as JSON, an

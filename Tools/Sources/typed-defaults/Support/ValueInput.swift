@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// The type a written value is given as; macOS `defaults`' one-dash spellings work too.
 enum ValueTypeFlag: String, EnumerableFlag {

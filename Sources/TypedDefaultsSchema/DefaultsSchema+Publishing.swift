@@ -1,7 +1,8 @@
 import Foundation
+import TypedDefaults
 
 extension DefaultsSchema {
-    /// Publishes the schema of every ``Setting`` in `catalog` and of `keys`, beside the suite
+    /// Publishes the schema of every `Setting` in `catalog` and of `keys`, beside the suite
     /// each lives in: one call at launch keeps the schemas as current as the program.
     ///
     /// ```swift
@@ -18,17 +19,19 @@ extension DefaultsSchema {
     /// `UserDefaults` keeps the suite) has nothing to publish beside, and is skipped.
     ///
     /// - Parameters:
-    ///   - catalog: the settings to publish: every ``Setting`` and ``UserDefault`` stored in it, as
-    ///     ``SettingsCatalog/catalog`` lists them.
+    ///   - catalog: the settings to publish: every `Setting` and `UserDefault` stored in it, as
+    ///     `SettingsCatalog.catalog` lists them.
     ///   - keys: typed keys to publish besides, each beside its own suite; none unless given.
     /// - Returns: The files written or found current.
-    /// - Throws: ``DefaultsError/writeFailed(path:underlying:)``; schemas of other suites may
+    /// - Throws: `DefaultsError.writeFailed(path:underlying:)`; schemas of other suites may
     ///   have been written before it.
     @discardableResult
     public static func publish(_ catalog: some SettingsCatalog, keys: [DefaultsKeys] = []) throws(DefaultsError)
         -> [URL]
     {
-        try publish(SettingsCatalogListing.schemaKeys(in: Mirror(reflecting: catalog)) + keys.compactMap(\.schemaEntry))
+        try publish(
+            SettingsCatalogListing.schemaDeclarations(in: Mirror(reflecting: catalog))
+                + keys.compactMap(\.schemaDeclaration))
     }
 
     /// Publishes the schema of `keys`, beside the suite each lives in (the key's store, or the
@@ -39,14 +42,15 @@ extension DefaultsSchema {
     /// ```
     @discardableResult
     public static func publish(keys: [DefaultsKeys]) throws(DefaultsError) -> [URL] {
-        try publish(keys.compactMap(\.schemaEntry))
+        try publish(keys.compactMap(\.schemaDeclaration))
     }
 
-    private static func publish(_ entries: [(key: Key, store: DefaultsStore)]) throws(DefaultsError) -> [URL] {
+    private static func publish(_ declarations: [any SchemaDeclaration]) throws(DefaultsError) -> [URL] {
         var order: [ObjectIdentifier] = []
         var suites: [ObjectIdentifier: (store: DefaultsStore, keys: [Key])] = [:]
-        for (key, store) in entries {
-            let id = ObjectIdentifier(store.state)
+        for declaration in declarations {
+            let (key, store) = (Key(declaration), declaration.store)
+            let id = store.suiteIdentity
             if suites[id] == nil {
                 order.append(id)
                 suites[id] = (store, [])
@@ -77,8 +81,8 @@ extension DefaultsStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``DefaultsError/unparsableFile(path:underlying:)`` for a file that is not a
-    ///   schema of a version this library reads, ``DefaultsError/readFailed(path:underlying:)``.
+    /// - Throws: `DefaultsError.unparsableFile(path:underlying:)` for a file that is not a
+    ///   schema of a version this library reads, `DefaultsError.readFailed(path:underlying:)`.
     public func publishedSchema() throws(DefaultsError) -> DefaultsSchema? {
         guard let file = schemaFileURL else { return nil }
         return try SchemaFile.read(file)
@@ -96,11 +100,13 @@ extension DefaultsStore {
 }
 
 extension DefaultsSchema.Key {
-    /// The entry of a value of type `Value` stored under `name`.
-    init<Value: DefaultsValueConvertible>(
-        name: String, type: Value.Type, defaultValue: Value?, formattedDefaultValue: String, title: String,
-        info: String, range: (min: Value, max: Value, step: Value)?, options: [(value: Value, title: String)]? = nil
-    ) {
+    /// The entry of what a program declared of one key.
+    init<Declaration: SchemaDeclaration>(_ declaration: Declaration) {
+        typealias Value = Declaration.Value
+        let (name, defaultValue, formattedDefaultValue, title, info, range, options) = (
+            declaration.name, declaration.defaultValue, declaration.formattedDefaultValue, declaration.title,
+            declaration.info, declaration.range, declaration.options
+        )
         func stored(_ value: Value) -> DefaultsStoredValue? { DefaultsStoredValue(storing: value, key: name) }
         let storedDefault = defaultValue.flatMap(stored)
         let valueType = SchemaValueType.of(Value.self, sample: storedDefault)
@@ -130,45 +136,5 @@ extension DefaultsSchema.Key {
                     stored(option.value).map { DefaultsSchema.Option(value: $0, title: option.title) }
                 }
             }, jsonShape: jsonShape)
-    }
-}
-
-extension SettingsCatalogListing {
-    /// The schema entries of a catalog's settings, with the store each lives in.
-    static func schemaKeys(in mirror: Mirror) -> [(key: DefaultsSchema.Key, store: DefaultsStore)] {
-        let inherited = mirror.superclassMirror.map(schemaKeys(in:)) ?? []
-        return inherited
-            + mirror.children.flatMap { child -> [(key: DefaultsSchema.Key, store: DefaultsStore)] in
-                switch child.value {
-                case let setting as any DescribableSetting: [setting.schemaEntry]
-                case let nested as any SettingsCatalog: schemaKeys(in: Mirror(reflecting: nested))
-                default: []
-                }
-            }
-    }
-}
-
-extension Setting {
-    /// The setting's schema entry, and the store it lives in.
-    var schemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
-        let fixedDefault = property.keyBinding.defaultSource.fixedValue.map { property.applyingRules(to: $0) }
-        let key = DefaultsSchema.Key(
-            name: self.key, type: Value.self, defaultValue: fixedDefault,
-            formattedDefaultValue: fixedDefault.map(formatted) ?? "", title: title, info: info,
-            range: stepping.map { ($0.min, $0.max, $0.step) },
-            options: declaredOptions.map { $0.values.map { ($0, formatted($0)) } })
-        return (key, property.store)
-    }
-}
-
-extension DefaultsKey {
-    /// The key's schema entry, and the store it lives in.
-    var typedSchemaEntry: (key: DefaultsSchema.Key, store: DefaultsStore) {
-        let store = self.store ?? .standard
-        let fixedDefault = defaultSource.fixedValue.map { binding(in: store.state).applyingRules(to: $0) }
-        let key = DefaultsSchema.Key(
-            name: name, type: Value.self, defaultValue: fixedDefault,
-            formattedDefaultValue: fixedDefault.map(ValueDescription.describe) ?? "", title: "", info: "", range: nil)
-        return (key, store)
     }
 }

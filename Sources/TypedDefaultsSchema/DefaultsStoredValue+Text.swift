@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaults
 
 extension DefaultsStoredValue {
     /// Why text could not be read as a stored value.

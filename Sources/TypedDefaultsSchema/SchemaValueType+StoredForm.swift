@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaults
 
 extension DefaultsSchema.ValueType {
     /// `value` as a program that declares this type stores it: wherever the type holds a
@@ -17,7 +18,7 @@ extension DefaultsSchema.ValueType {
     /// field does. Any other part of the value is returned as it is, and so is a value that is
     /// not of this type: ``problem(with:)`` says what is wrong with it.
     ///
-    /// - Throws: ``DefaultsStoredValue/FormatError`` for JSON text that does not parse, an object
+    /// - Throws: `DefaultsStoredValue.FormatError` for JSON text that does not parse, an object
     ///   that names a member twice (as Swift compares strings, so `"caf\u{E9}"` and
     ///   `"cafe\u{301}"` are one name), or a number beyond what `Decimal` holds (`1e999`).
     public func storedForm(of value: DefaultsStoredValue) throws(DefaultsStoredValue.FormatError)

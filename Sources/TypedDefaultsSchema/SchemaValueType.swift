@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaults
 
 /// A stored type that knows its schema type: the native values and the collections of them.
 protocol SchemaDescribable {

@@ -1,3 +1,5 @@
+import TypedDefaults
+
 extension DefaultsSchema {
     /// The JSON a `Codable` setting is stored as: its members and their JSON types, as its
     /// default value shows them. A schema publishes it for a key whose ``ValueType`` is

@@ -1,6 +1,7 @@
 import Foundation
+import TypedDefaults
 
-/// A published schema's file: JSON, documented in <doc:CommandLineAndSchemas>.
+/// A published schema's file: JSON, documented in the article "The command line and schemas".
 ///
 /// ```json
 /// {
@@ -24,7 +25,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Values (`default`, `range`, `options`) are in ``DefaultsStoredValue``'s JSON form. A reader ignores
+/// Values (`default`, `range`, `options`) are in `DefaultsStoredValue`'s JSON form. A reader ignores
 /// members it does not know, so later versions may add some; it refuses a `version` it does not
 /// read.
 enum SchemaFile {

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaults
 
 /// What a program declares about the keys of a suite (types, defaults, titles, ranges),
 /// published beside the suite so that tools can describe the keys and check values written
@@ -13,7 +14,7 @@ import Foundation
 ///
 /// Then `typed-defaults describe com.example.app fontSize` shows the setting, and
 /// `typed-defaults write com.example.app fontSize 100` is refused: 100 is outside 8…72. The file
-/// format is documented in <doc:CommandLineAndSchemas> and versioned by ``formatVersion``.
+/// format is documented in the article "The command line and schemas" and versioned by ``formatVersion``.
 public struct DefaultsSchema: Sendable, Hashable {
     /// The version of the file format this library writes; it reads files of this version.
     /// A change that older readers would misread takes a new version.
@@ -34,7 +35,7 @@ public struct DefaultsSchema: Sendable, Hashable {
         self.keys = keys
     }
 
-    /// The key named exactly `name`, scalar for scalar (see ``DefaultsStoredKey``), if the
+    /// The key named exactly `name`, scalar for scalar (see `DefaultsStoredKey`), if the
     /// schema declares it.
     public subscript(name: String) -> Key? {
         let wanted = DefaultsStoredKey(name)
@@ -43,7 +44,7 @@ public struct DefaultsSchema: Sendable, Hashable {
 }
 
 extension DefaultsSchema {
-    /// One declared key: a ``Setting`` of a catalog, or a typed key.
+    /// One declared key: a `Setting` of a catalog, or a typed key.
     public struct Key: Sendable, Hashable {
         /// The name the value is stored under.
         public var name: String

@@ -1,3 +1,5 @@
+import TypedDefaults
+
 /// A `Codable` key's JSON shape in the schema file:
 ///
 /// ```json

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaults
 
 extension DefaultsStoredValue {
     /// Reads a property list — binary, XML or OpenStep — as a stored value: a backup to import,

@@ -1,0 +1,65 @@
+/// What a program declares of one key for its published schema: the key, its value type, its
+/// default, and the title, bounds and options a ``Setting`` gives it. The schema library
+/// (`TypedDefaultsSchema`) turns it into the schema's entry; the core only gathers it, so that
+/// the schema's description and file format stay out of the core.
+package protocol SchemaDeclaration {
+    associatedtype Value: DefaultsValueConvertible
+    var name: String { get }
+    /// The default as declared, after the rules; `nil` when it is computed on each read.
+    var defaultValue: Value? { get }
+    var formattedDefaultValue: String { get }
+    var title: String { get }
+    var info: String { get }
+    var range: (min: Value, max: Value, step: Value)? { get }
+    var options: [(value: Value, title: String)]? { get }
+    /// The store the key lives in.
+    var store: DefaultsStore { get }
+}
+
+/// A ``SchemaDeclaration`` of a key whose values are `Value`.
+package struct DeclaredKey<Value: DefaultsValueConvertible>: SchemaDeclaration {
+    package var name: String
+    package var defaultValue: Value?
+    package var formattedDefaultValue: String
+    package var title: String
+    package var info: String
+    package var range: (min: Value, max: Value, step: Value)?
+    package var options: [(value: Value, title: String)]?
+    package var store: DefaultsStore
+}
+
+extension SettingsCatalogListing {
+    /// The schema declarations of a catalog's settings, superclasses' first.
+    package static func schemaDeclarations(in mirror: Mirror) -> [any SchemaDeclaration] {
+        let inherited = mirror.superclassMirror.map(schemaDeclarations(in:)) ?? []
+        return inherited
+            + mirror.children.flatMap { child -> [any SchemaDeclaration] in
+                switch child.value {
+                case let setting as any DescribableSetting: [setting.schemaDeclaration]
+                case let nested as any SettingsCatalog: schemaDeclarations(in: Mirror(reflecting: nested))
+                default: []
+                }
+            }
+    }
+}
+
+extension Setting {
+    var schemaDeclaration: any SchemaDeclaration {
+        let fixedDefault = property.keyBinding.defaultSource.fixedValue.map { property.applyingRules(to: $0) }
+        return DeclaredKey(
+            name: property.key, defaultValue: fixedDefault, formattedDefaultValue: fixedDefault.map(formatted) ?? "",
+            title: title, info: info, range: stepping.map { ($0.min, $0.max, $0.step) },
+            options: declaredOptions.map { $0.values.map { ($0, formatted($0)) } }, store: property.store)
+    }
+}
+
+extension DefaultsKey {
+    var typedSchemaDeclaration: any SchemaDeclaration {
+        let store = self.store ?? .standard
+        let fixedDefault = defaultSource.fixedValue.map { binding(in: store.state).applyingRules(to: $0) }
+        return DeclaredKey(
+            name: name, defaultValue: fixedDefault,
+            formattedDefaultValue: fixedDefault.map(ValueDescription.describe) ?? "", title: "", info: "",
+            range: nil, options: nil, store: store)
+    }
+}

@@ -27,7 +27,6 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
-                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -44,7 +43,6 @@ let package = Package(
             name: "TypedDefaultsWebTests",
             dependencies: [
                 "typed-defaults-serve", .product(name: "TypedDefaults", package: "TypedDefaults"),
-                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
             ]
         ),

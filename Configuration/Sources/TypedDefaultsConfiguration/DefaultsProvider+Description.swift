@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// How a provider and its snapshots print: as swift-configuration's own providers do, a summary
 /// for `description`, every key and value for `debugDescription`, and what `secrets` names as

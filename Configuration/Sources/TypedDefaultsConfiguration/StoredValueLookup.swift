@@ -1,6 +1,7 @@
 public import Configuration
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A configuration value read from a suite that is not of the type asked for: never converted
 /// silently, never a crash.

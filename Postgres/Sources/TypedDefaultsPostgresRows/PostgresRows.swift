@@ -1,4 +1,5 @@
 import TypedDefaults
+import TypedDefaultsSchema
 
 /// A suite's rows as the PostgreSQL backend stores them: `(key text, value text)`, each value
 /// the JSON form of ``DefaultsStoredValue/json(pretty:)``. Apart from the connection and from

@@ -145,14 +145,26 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         #expect(exit < .seconds(2 + 3))
     }
 
+    /// How far ahead the `ahead` case sets the child's wall clock, in seconds: ten minutes, and
+    /// never more than the machine has been up less a minute. libfaketime moves the absolute
+    /// deadlines of the monotonic timers libdispatch arms by its offset too, and one moved before
+    /// the machine started never fires (measured with Debian's libfaketime 0.9.10 on a machine up
+    /// 57 minutes: a 2 s `asyncAfter` had not fired after 20 s with +3600, and fired after 2.0 s
+    /// with +600 and +3000). Any step of minutes shows a wall-clock wait as plainly as an hour.
+    static func aheadStep() throws -> Int {
+        let uptime = try String(contentsOfFile: "/proc/uptime", encoding: .utf8).split(separator: " ").first
+            .flatMap { Double($0) }
+        return max(1, min(600, Int(try #require(uptime, "/proc/uptime")) - 60))
+    }
+
     static let libfaketime = ["x86_64", "aarch64"].map { "/usr/lib/\($0)-linux-gnu/faketime/libfaketimeMT.so.1" }
         .first { FileManager.default.fileExists(atPath: $0) }
 
     /// The same bounds hold when the machine's clock is stepped: the child runs under
     /// libfaketime, which fakes its wall clock only. `back`: stepped back an hour while the
     /// child's exit flush connects and retries (a wait measured by `Date()` would last the hour);
-    /// `ahead`: an hour ahead from the start (a system wait given a wall-clock deadline, as a
-    /// semaphore's timed wait is on Linux, would sleep through the hour).
+    /// `ahead`: ahead from the start by `aheadStep` (a system wait given a wall-clock deadline, as
+    /// a semaphore's timed wait is on Linux, would sleep through the step).
     @Test(
         .enabled(
             if: Self.libfaketime != nil || ProcessInfo.processInfo.environment["CI"] == "true",
@@ -163,7 +175,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         let server = try SilentServer()
         let stamp = FileManager.default.temporaryDirectory.appendingPathComponent("faketime-\(UUID())")
         defer { try? FileManager.default.removeItem(at: stamp) }
-        try (mode == "back" ? "+0" : "+3600").write(to: stamp, atomically: true, encoding: .utf8)
+        try (mode == "back" ? "+0" : "+\(try Self.aheadStep())").write(to: stamp, atomically: true, encoding: .utf8)
         // Through env: a Swift program that a process without libfaketime starts with it
         // preloaded sees no command-line arguments (measured with Debian's libfaketime 0.9.10).
         let machine = try Machine.Running(

@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Every library a user depends on, by this package's URL and version. Each integration and the
+// packages it needs are behind a trait of its own, off by default: depending on the core fetches
+// nothing, and `traits: ["Postgres"]` fetches postgres-nio and what it needs, no more. A trait's
+// code is compiled only where it is enabled (`#if Postgres`).
 let package = Package(
     name: "TypedDefaults",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -11,12 +15,68 @@ let package = Package(
         .library(name: "TypedDefaultsSchema", targets: ["TypedDefaultsSchema"]),
         // Checks a DefaultsBackend of your own: DefaultsBackendConformance.check { … }.
         .library(name: "TypedDefaultsTestSupport", targets: ["TypedDefaultsTestSupport"]),
+        .library(name: "TypedDefaultsPostgres", targets: ["TypedDefaultsPostgres"]),
+        .library(name: "TypedDefaultsConfiguration", targets: ["TypedDefaultsConfiguration"]),
+        .library(name: "TypedDefaultsWeb", targets: ["TypedDefaultsWeb"]),
+        // The settings page's server, which `typed-defaults serve` runs:
+        //     swift build -c release --traits Web --product typed-defaults-serve
+        .executable(name: "typed-defaults-serve", targets: ["typed-defaults-serve"]),
         .executable(name: "settings-demo", targets: ["settings-demo"]),
+    ],
+    traits: [
+        .trait(name: "Postgres", description: "TypedDefaultsPostgres, a backend on PostgreSQL: fetches postgres-nio."),
+        .trait(
+            name: "Configuration",
+            description: "TypedDefaultsConfiguration, a swift-configuration provider: fetches swift-configuration."),
+        .trait(
+            name: "Web",
+            description: "TypedDefaultsWeb and typed-defaults-serve, the settings page: fetches Hummingbird."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own: the server closes a connection whose request body is refused.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         .target(name: "TypedDefaults"),
         .target(name: "TypedDefaultsSchema", dependencies: ["TypedDefaults"]),
         .target(name: "TypedDefaultsTestSupport", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
+        // Its rows' reading and writing (PostgresRows) is compiled without the trait too, for the
+        // fuzz target that reads any rows.
+        .target(
+            name: "TypedDefaultsPostgres",
+            dependencies: [
+                "TypedDefaults", "TypedDefaultsSchema",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+            ]
+        ),
+        // swift-configuration compiles its protocols with NonisolatedNonsendingByDefault; the
+        // provider is compiled the same way so that its closures match them.
+        .target(
+            name: "TypedDefaultsConfiguration",
+            dependencies: [
+                "TypedDefaults", "TypedDefaultsSchema",
+                .product(
+                    name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
+        .target(
+            name: "TypedDefaultsWeb",
+            dependencies: [
+                "TypedDefaults", "TypedDefaultsSchema",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Web"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Web"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Web"])),
+            ]
+        ),
+        // Its command line is three options, read by hand: no swift-argument-parser to fetch.
+        .executableTarget(name: "typed-defaults-serve", dependencies: ["TypedDefaultsWeb", "TypedDefaults"]),
         .executableTarget(name: "settings-demo", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
         // Writes and reads values in a child process, so tests can cross a real restart.
         .executableTarget(name: "DefaultsProbe", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),

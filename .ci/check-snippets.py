@@ -142,18 +142,17 @@ def main():
                 runs.append((name, where, expected))
 
     def dependencies(uses):
-        # The PostgreSQL backend's and the configuration provider's packages are built only for
-        # the examples that use them.
+        # The integrations' products are named only for the examples that use them.
         products = ['.product(name: "TypedDefaults", package: "root")',
                     '.product(name: "TypedDefaultsSchema", package: "root")',
                     '.product(name: "TypedDefaultsTestSupport", package: "root")']
         if uses["postgres"]:
-            products.append('.product(name: "TypedDefaultsPostgres", package: "postgres")')
+            products.append('.product(name: "TypedDefaultsPostgres", package: "root")')
         if uses["configuration"]:
-            products.append('.product(name: "TypedDefaultsConfiguration", package: "configuration")')
+            products.append('.product(name: "TypedDefaultsConfiguration", package: "root")')
             products.append('.product(name: "Configuration", package: "swift-configuration")')
         if uses["web"]:
-            products.append('.product(name: "TypedDefaultsWeb", package: "web")')
+            products.append('.product(name: "TypedDefaultsWeb", package: "root")')
             products.append('.product(name: "Hummingbird", package: "hummingbird")')
         return "[" + ", ".join(products) + "]"
 
@@ -166,10 +165,8 @@ def main():
         "// swift-tools-version: 6.2\nimport PackageDescription\n\n"
         'let package = Package(\n    name: "Snippets",\n'
         "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
-        f'    dependencies: [.package(name: "root", path: "{root}"), '
-        f'.package(name: "postgres", path: "{root / "Postgres"}"), '
-        f'.package(name: "configuration", path: "{root / "Configuration"}"), '
-        f'.package(name: "web", path: "{root / "Web"}"), '
+        # Every trait, as the web, configuration and PostgreSQL stages build the library.
+        f'    dependencies: [.package(name: "root", path: "{root}", traits: ["Postgres", "Configuration", "Web"]), '
         '.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"), '
         '.package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1")],\n'
         f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"

@@ -16,10 +16,11 @@ let package = Package(
     name: "TypedDefaultsFuzz",
     platforms: [.macOS(.v13)],
     dependencies: [
+        // No trait: TypedDefaultsPostgres is then its rows' reading and writing, without a server
+        // client.
         .package(name: "TypedDefaults", path: ".."),
-        // Only their libraries without a command line or a server client are linked.
+        // Only its library without a command line is linked.
         .package(name: "Tools", path: "../Tools"),
-        .package(name: "Postgres", path: "../Postgres"),
     ],
     targets: [
         // Exact comparison of values, the property-list round trip, a scratch preferences folder.
@@ -44,13 +45,13 @@ let package = Package(
             dependencies: fuzz + [.product(name: "TypedDefaultsToolSupport", package: "Tools")]),
         .executableTarget(
             name: "fuzz-postgres-rows",
-            dependencies: fuzz + [.product(name: "TypedDefaultsPostgresRows", package: "Postgres")]),
+            dependencies: fuzz + [.product(name: "TypedDefaultsPostgres", package: "TypedDefaults")]),
         // Writes the seeds this library, corelibs and the tool make (make-corpus.py runs it).
         .executableTarget(
             name: "fuzz-seeds",
             dependencies: fuzz + [
                 .product(name: "TypedDefaultsToolSupport", package: "Tools"),
-                .product(name: "TypedDefaultsPostgresRows", package: "Postgres"),
+                .product(name: "TypedDefaultsPostgres", package: "TypedDefaults"),
             ]),
     ],
     swiftLanguageModes: [.v6]

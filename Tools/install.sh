@@ -38,18 +38,22 @@ if [ "$uninstall" = 1 ]; then
 fi
 
 # Builds PRODUCT of PACKAGE in release and installs it into the prefix.
+# install_product PACKAGE PRODUCT [OPTION…]: builds PRODUCT of the package in PACKAGE (release),
+# with the options given (a trait), and installs it.
 install_product() {
     local package="$1" product="$2"
-    swift build --package-path "$root/$package" -c release --product "$product"
+    shift 2
+    swift build --package-path "$root/$package" -c release "$@" --product "$product"
     local built
-    built="$(swift build --package-path "$root/$package" -c release --show-bin-path)/$product"
+    built="$(swift build --package-path "$root/$package" -c release "$@" --show-bin-path)/$product"
     mkdir -p "$prefix"
     install -m 755 "$built" "$prefix/$product"
     echo "installed $prefix/$product"
 }
 
 install_product Tools typed-defaults
-if [ "$serve" = 1 ]; then install_product Web typed-defaults-serve; fi
+# The page's server, from the root package with its Web trait: only it fetches Hummingbird.
+if [ "$serve" = 1 ]; then install_product . typed-defaults-serve --traits Web; fi
 
 case ":$PATH:" in
     *":$prefix:"*) ;;

@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
 import TypedDefaults
-import TypedDefaultsPostgresRows
+
+@testable import TypedDefaultsPostgres
 
 /// PostgreSQL rows: the input is `key NUL value NUL key NUL value…` (PostgreSQL's `text` never
 /// holds NUL, so every set of rows a server can return is one input). Rows that read are

@@ -1,9 +1,9 @@
 import Foundation
 import FuzzSupport
-import TypedDefaultsPostgresRows
 import TypedDefaultsToolSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsPostgres
 @testable import TypedDefaultsSchema
 
 /// Writes the seeds that this library, corelibs Foundation and the tool's export make into

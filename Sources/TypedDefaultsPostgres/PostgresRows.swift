@@ -2,11 +2,12 @@ import TypedDefaults
 import TypedDefaultsSchema
 
 /// A suite's rows as the PostgreSQL backend stores them: `(key text, value text)`, each value
-/// the JSON form of ``DefaultsStoredValue/json(pretty:)``. Apart from the connection and from
-/// PostgresNIO, so that a fuzz target can decode any rows without building a server client.
-public enum PostgresRows {
+/// the JSON form of `DefaultsStoredValue.json(pretty:)`. Compiled without the `Postgres` trait
+/// too, apart from the connection and PostgresNIO, so that a fuzz target can decode any rows
+/// without building a server client.
+package enum PostgresRows {
     /// The text a row holds for `value`: its compact JSON form, which reads back exactly.
-    public static func text(_ value: DefaultsStoredValue) -> String {
+    package static func text(_ value: DefaultsStoredValue) -> String {
         value.json()
     }
 
@@ -14,7 +15,7 @@ public enum PostgresRows {
     /// for byte, so two keys that differ only in their Unicode normalization are two rows.
     ///
     /// - Throws: why the first row whose value is not the JSON form does not read, naming its key.
-    public static func values(
+    package static func values(
         _ rows: some Sequence<(key: String, value: String)>
     ) throws(RowError) -> [DefaultsStoredKey: DefaultsStoredValue] {
         var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
@@ -30,9 +31,9 @@ public enum PostgresRows {
 }
 
 /// A row whose value does not read as the JSON form.
-public struct RowError: Error, CustomStringConvertible, Sendable {
-    public let key: String
-    public let reason: String
+package struct RowError: Error, CustomStringConvertible, Sendable {
+    package let key: String
+    package let reason: String
 
-    public var description: String { "the row of \(DefaultsStoredKey(key).debugDescription): \(reason)" }
+    package var description: String { "the row of \(DefaultsStoredKey(key).debugDescription): \(reason)" }
 }

@@ -3,8 +3,9 @@ import PackageDescription
 
 // Every library a user depends on, by this package's URL and version. Each integration and the
 // packages it needs are behind a trait of its own, off by default: depending on the core fetches
-// nothing, and `traits: ["Postgres"]` fetches postgres-nio and what it needs, no more. A trait's
-// code is compiled only where it is enabled (`#if Postgres`).
+// nothing, and `traits: ["Postgres"]` fetches postgres-nio and what it needs, no more. Without
+// its trait an integration's library is built empty but for names that say which trait they need
+// (`#if Postgres`), and the PostgreSQL rows' code, which the fuzz targets read.
 let package = Package(
     name: "TypedDefaults",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],

@@ -100,7 +100,7 @@ def swift_file(context, code):
     declarations, statements = split(code)
     body = "\n".join("    " + line for line in (context_statements + "\n" + statements).split("\n"))
     return (
-        "import Foundation\nimport TypedDefaults\n\n"
+        "import Foundation\nimport TypedDefaults\nimport TypedDefaultsSchema\n\n"
         + context_declarations
         + "\n\n"
         + declarations

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The command-line tool lives in a package of its own, so users of the library fetch nothing:
-// a package fetches every package its dependencies declare, even those only an executable uses.
+// a package fetches every package its dependencies declare outside a trait, even those only an
+// executable uses.
 // For the same reason it needs swift-argument-parser alone: `typed-defaults serve` runs the page
 // server `typed-defaults-serve`, a program of the root package's Web trait, which alone fetches
 // the server's packages. Build and install it (release, into ~/.local/bin) from the repository

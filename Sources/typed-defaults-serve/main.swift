@@ -54,7 +54,11 @@
     // Built without the Web trait, the server has nothing to serve with: say how to build it.
     FileHandle.standardError.write(
         Data(
-            "typed-defaults-serve is built with the Web trait: swift build --traits Web --product typed-defaults-serve\n"
-                .utf8))
-    exit(64)
+            """
+            typed-defaults-serve was built without the Web trait. In a clone of TypedDefaults: \
+            bash Tools/install.sh --serve (or swift build -c release --traits Web --product \
+            typed-defaults-serve); in a package of your own: traits: ["Web"] on the dependency.
+
+            """.utf8))
+    exit(69)
 #endif

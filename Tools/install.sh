@@ -17,7 +17,7 @@ for argument in "$@"; do
     case "$argument" in
         --serve) serve=1 ;;
         --uninstall) uninstall=1 ;;
-        -h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
         -*) echo "install.sh: unknown option $argument (see bash Tools/install.sh --help)" >&2; exit 64 ;;
         *)
             [ -z "$prefix" ] || { echo "install.sh: one PREFIX, not $prefix and $argument" >&2; exit 64; }
@@ -26,6 +26,10 @@ for argument in "$@"; do
     esac
 done
 prefix="${prefix:-$HOME/.local/bin}"
+if [ "$serve" = 1 ] && [ "$uninstall" = 1 ]; then
+    echo "install.sh: --serve installs and --uninstall removes: give one of them" >&2
+    exit 64
+fi
 
 if [ "$uninstall" = 1 ]; then
     for program in typed-defaults typed-defaults-serve; do

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 /// Untyped access to a suite: its values' JSON and text forms, reading every key, and atomic
 /// edits that repair nothing.

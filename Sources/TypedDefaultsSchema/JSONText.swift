@@ -1,19 +1,20 @@
 import Foundation
+import TypedDefaults
 
 /// A strict JSON reader and writer (RFC 8259) that keeps what Foundation's loses: whether a
 /// number was written as an integer (`1`) or a real (`1.0`), integers beyond `Int64` exactly,
 /// the order of an object's members, and the exact text of every number. Nesting is bounded
 /// (``maximumDepth``), so hostile input cannot exhaust the stack.
-package enum JSONText {
+enum JSONText {
     /// The deepest nesting of arrays and objects a JSON text may have: what bounds the parser's
-    /// stack, not what a stored value may hold (``StoredObject/maximumNestingDepth``, checked on
+    /// stack, not what a stored value may hold (`StoredObject.maximumNestingDepth`, checked on
     /// the value read). The JSON form writes a level of a value as up to two of the text (a
     /// dictionary whose only member's name starts with `$` is `{"$dictionary": {…}}`), a scalar
     /// inside the deepest as up to two (`{"$date": {"$real": "inf"}}`), and a suite around its
     /// values and an object of suites around those (`read --json`) as up to two each: 506.
     static let maximumDepth = 2 * StoredObject.maximumNestingDepth + 6
 
-    package enum Value {
+    enum Value {
         case object([Member])
         case array([Value])
         case string(String)
@@ -24,29 +25,29 @@ package enum JSONText {
     }
 
     /// A member of an object: a name and its value, in the order written.
-    package struct Member {
-        package let key: String
-        package let value: Value
+    struct Member {
+        let key: String
+        let value: Value
 
-        package init(_ key: String, _ value: Value) {
+        init(_ key: String, _ value: Value) {
             self.key = key
             self.value = value
         }
     }
 
-    package struct SyntaxError: Error, CustomStringConvertible {
+    struct SyntaxError: Error, CustomStringConvertible {
         let message: String
         let offset: Int
 
-        package var description: String { "\(message) at byte \(offset + 1)" }
+        var description: String { "\(message) at byte \(offset + 1)" }
     }
 
-    package static func isWhitespace(_ byte: UInt8) -> Bool {
+    static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Parses one JSON text; anything after it but whitespace is an error.
-    package static func parse(_ text: String) throws(SyntaxError) -> Value {
+    static func parse(_ text: String) throws(SyntaxError) -> Value {
         var parser = Parser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -75,7 +76,7 @@ package enum JSONText {
     }
 
     /// `value` as JSON text: compact, or indented by four spaces.
-    package static func write(_ value: Value, pretty: Bool) -> String {
+    static func write(_ value: Value, pretty: Bool) -> String {
         var text = ""
         write(value, pretty: pretty, indent: "", to: &text)
         return text

@@ -125,11 +125,10 @@ func measure(_ count: Int, batch: Int = 1, _ body: (Int) -> Void) -> [UInt64] {
 }
 
 /// The other process's view: lines it printed, waited for.
-final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
+final class Observer: Sendable {
     private let process = Process()
     private let output = Pipe()
-    private let lock = NSLock()
-    private var text = ""
+    private let reader: PipeReader
 
     /// - Parameters:
     ///   - mode: `observe` (a store's observer) or `watch` (swift-configuration's watchValue).
@@ -139,10 +138,7 @@ final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = [mode, kind, suite]
         process.standardOutput = output
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.text += String(decoding: data, as: UTF8.self) }
-        }
+        reader = PipeReader(output)
         do { try process.run() } catch { fail("cannot start the observer: \(error)") }
     }
 
@@ -150,7 +146,7 @@ final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
     func waitUntilReady() -> Bool {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if lock.withLock({ text.hasPrefix("ready\n") }) { return true }
+            if reader.text.hasPrefix("ready\n") { return true }
             usleep(1000)
         }
         return false
@@ -160,14 +156,10 @@ final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
     func time(of value: String) -> UInt64? {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
-            let found = lock.withLock { () -> UInt64? in
-                for line in text.split(separator: "\n") {
-                    let parts = line.split(separator: " ")
-                    if parts.count == 2, parts[0] == value { return UInt64(parts[1]) }
-                }
-                return nil
+            for line in reader.text.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, parts[0] == value, let time = UInt64(parts[1]) { return time }
             }
-            if let found { return found }
             usleep(200)
         }
         return nil
@@ -175,7 +167,6 @@ final class Observer: @unchecked Sendable {  // `lines` only under `lock`.
 
     func finish() {
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
     }
 }
 

@@ -15,6 +15,7 @@ enum Machine {
         let process = Process()
         private let output = Pipe()
         private let errors = Pipe()
+        private var reader: PipeReader?
         private let lock = NSLock()
         private var received = ""
         /// When each line came, and when the process ended: taken on Foundation's threads as it
@@ -38,8 +39,7 @@ enum Machine {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
+            reader = PipeReader(output) { [weak self] data in
                 let now = ContinuousClock.now
                 guard let self else { return }
                 self.lock.withLock {
@@ -82,7 +82,7 @@ enum Machine {
             while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
             let handled = ContinuousClock.now + .seconds(5)
             while ended == nil, ContinuousClock.now < handled { try? await Task.sleep(for: .milliseconds(2)) }
-            output.fileHandleForReading.readabilityHandler = nil
+            await reader?.waitForEnd()
             let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             return (process.terminationStatus, errorText)
         }

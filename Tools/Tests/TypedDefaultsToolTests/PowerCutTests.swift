@@ -138,12 +138,11 @@ import TypedDefaults
     // MARK: The writer, in a child process
 
     /// This test binary, run again to make one library write in a process of its own.
-    final class Writer: @unchecked Sendable {  // `received` is only touched under `lock`.
+    final class Writer: Sendable {
         private let process = Process()
         private let output = Pipe()
         private let input = Pipe()
-        private let lock = NSLock()
-        private var received = ""
+        private let reader: PipeReader
 
         init(_ write: Write, value: String, folder: URL) throws {
             process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -155,14 +154,11 @@ import TypedDefaults
             process.standardOutput = output
             process.standardError = output
             process.standardInput = input
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
-            }
+            reader = PipeReader(output)
             try process.run()
         }
 
-        var text: String { lock.withLock { received } }
+        var text: String { reader.text }
         var status: Int32 { process.isRunning ? -1 : process.terminationStatus }
 
         /// Waits up to a minute for the writer's "done".
@@ -185,7 +181,6 @@ import TypedDefaults
             let deadline = Date().addingTimeInterval(60)
             while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
             if process.isRunning { process.terminate() }
-            output.fileHandleForReading.readabilityHandler = nil
         }
     }
 

@@ -111,13 +111,12 @@ enum Tool {
     }
 
     /// A tool process still running (`watch`), whose lines can be waited for.
-    final class Running: @unchecked Sendable {  // `received` is only touched under `lock`.
+    final class Running: Sendable {
         let process = Process()
         private let output = Pipe()
         private let errors = Pipe()
-        private let lock = NSLock()
-        private var received = ""
-        private var receivedErrors = ""
+        private let outputReader: PipeReader
+        private let errorsReader: PipeReader
 
         /// Starts the tool with `XDG_CONFIG_HOME` set to `folder`, through `launcher` when given (a
         /// command that runs the rest of its arguments, such as `setpriv`).
@@ -132,22 +131,16 @@ enum Tool {
             process.environment = Tool.environment(folder: folder)
             process.standardOutput = output
             process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
-            }
-            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.receivedErrors += String(decoding: data, as: UTF8.self) }
-            }
+            outputReader = PipeReader(output)
+            errorsReader = PipeReader(errors)
             try process.run()
         }
 
-        var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
-        var errorText: String { lock.withLock { receivedErrors } }
+        var lines: [String] { outputReader.text.split(separator: "\n").map(String.init) }
+        var errorText: String { errorsReader.text }
 
         /// Both outputs, for a failure's message.
-        var text: String { lock.withLock { received + receivedErrors } }
+        var text: String { outputReader.text + errorsReader.text }
 
         /// Waits up to `seconds` for a line, on either output, equal to `line`, or containing it
         /// with `partly`.
@@ -170,8 +163,6 @@ enum Tool {
         func stop() {
             process.terminate()
             process.waitUntilExit()
-            output.fileHandleForReading.readabilityHandler = nil
-            errors.fileHandleForReading.readabilityHandler = nil
         }
     }
 }

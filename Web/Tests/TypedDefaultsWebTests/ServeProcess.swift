@@ -94,13 +94,12 @@ enum Serve {
     }
 
     /// A server still running, whose lines can be waited for.
-    final class Running: @unchecked Sendable {  // `received` is only touched under `lock`.
+    final class Running: Sendable {
         let process = Process()
         private let output = Pipe()
         private let errors = Pipe()
-        private let lock = NSLock()
-        private var received = ""
-        private var receivedErrors = ""
+        private let outputReader: PipeReader
+        private let errorsReader: PipeReader
 
         /// Starts the server with `XDG_CONFIG_HOME` set to the tests' folder.
         init(_ arguments: [String]) throws {
@@ -109,22 +108,16 @@ enum Serve {
             process.environment = Serve.environment
             process.standardOutput = output
             process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.received += String(decoding: data, as: UTF8.self) }
-            }
-            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                self?.lock.withLock { self?.receivedErrors += String(decoding: data, as: UTF8.self) }
-            }
+            outputReader = PipeReader(output)
+            errorsReader = PipeReader(errors)
             try process.run()
         }
 
         /// The lines of its standard output.
-        var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
+        var lines: [String] { outputReader.text.split(separator: "\n").map(String.init) }
 
         /// Both outputs, for a failure's message.
-        var text: String { lock.withLock { received + receivedErrors } }
+        var text: String { outputReader.text + errorsReader.text }
 
         /// Waits up to `seconds` for `condition`; whether it came true.
         func wait(seconds: Double = 10, for condition: (Running) -> Bool) async -> Bool {
@@ -139,8 +132,6 @@ enum Serve {
         func stop() {
             process.terminate()
             process.waitUntilExit()
-            output.fileHandleForReading.readabilityHandler = nil
-            errors.fileHandleForReading.readabilityHandler = nil
         }
     }
 }

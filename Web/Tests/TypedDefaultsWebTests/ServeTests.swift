@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TypedDefaults
 import TypedDefaultsSchema
@@ -12,26 +11,14 @@ enum Curl {
         process.arguments = ["curl"] + arguments
         let output = Pipe()
         process.standardOutput = output
-        let data = Locked(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            data.withLock { $0.append(chunk) }
-        }
+        let reader = PipeReader(output)
         let _: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        return String(decoding: data.withLock { $0 } + rest, as: UTF8.self)
+        await reader.waitForEnd()
+        return reader.text
     }
-}
-
-/// A value shared between threads.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { value.withLock { body(&$0) } }
 }
 
 /// The page server `typed-defaults serve` runs, `typed-defaults-serve`, as a process, and its
@@ -85,22 +72,17 @@ final class Locked<Value: Sendable>: Sendable {
             ]
             let output = Pipe()
             stream.standardOutput = output
+            let reader = PipeReader(output)
             try stream.run()
             defer { stream.terminate() }
-            let received = Locked("")
-            output.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                received.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-            defer { output.fileHandleForReading.readabilityHandler = nil }
             // Connected: the stream's first comment.
             let deadline = Date().addingTimeInterval(20)
-            while !received.withLock({ $0.contains(": connected") }), Date() < deadline {
+            while !reader.text.contains(": connected"), Date() < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             try await trigger()
             while Date() < deadline {
-                let found = received.withLock { text in text.split(separator: "\n") }.first {
+                let found = reader.text.split(separator: "\n").first {
                     $0.hasPrefix("data: ") && $0.contains(text)
                 }
                 if let found { return String(found.dropFirst("data: ".count)) }

@@ -2,7 +2,7 @@
     import Foundation
     import NIOCore
     import PostgresNIO
-    @_spi(TypedDefaultsPackages) import TypedDefaults
+    import TypedDefaults
 
     /// The backend's connection, its queries, and the failures they meet.
     extension PostgresBackend {

@@ -4,7 +4,7 @@
     import NIOCore
     import NIOPosix
     import PostgresNIO
-    @_spi(TypedDefaultsPackages) import TypedDefaults
+    import TypedDefaults
 
     /// A suite kept in a PostgreSQL table, shared by every process and machine that opens it: for a
     /// fleet that shares runtime settings (feature switches, limits, maintenance mode).

@@ -9,8 +9,7 @@ import Foundation
 /// others and give up. A waiter here sleeps on a semaphore of its own, without a timeout; the
 /// holder hands the lock to the first waiter as it unlocks, and a timer of libdispatch's (on the
 /// monotonic clock) takes a waiter whose time is up out of the line and wakes it.
-@_spi(TypedDefaultsPackages)
-public final class TimedLock: @unchecked Sendable {
+package final class TimedLock: @unchecked Sendable {
     // @unchecked Sendable is sound: `isHeld`, `handedOver` and `waiters` are only touched under
     // `state`, and a waiter's `granted` is written under `state` before its semaphore is
     // signalled, and read under `state` after its wait ends.
@@ -21,7 +20,7 @@ public final class TimedLock: @unchecked Sendable {
     private var waiters: [Waiter] = []
 
     /// How long a waiter waits.
-    public enum Limit: Sendable {
+    package enum Limit: Sendable {
         /// Until an instant.
         case deadline(ContinuousClock.Instant)
         /// While each holder ahead of it holds the lock for less than this: a line of holders
@@ -41,10 +40,10 @@ public final class TimedLock: @unchecked Sendable {
     /// (unlike the global queues, whose threads may all be waiting here).
     private static let timeouts = DispatchQueue(label: "TD.lockTimeouts")
 
-    public init() {}
+    package init() {}
 
     /// Takes the lock, waiting for it no longer than `limit` says; returns whether it was taken.
-    public func lock(_ limit: Limit) -> Bool {
+    package func lock(_ limit: Limit) -> Bool {
         state.lock()
         if !isHeld {
             isHeld = true
@@ -66,12 +65,12 @@ public final class TimedLock: @unchecked Sendable {
     }
 
     /// Takes the lock, waiting for it until `deadline`; returns whether it was taken.
-    public func lock(before deadline: ContinuousClock.Instant) -> Bool {
+    package func lock(before deadline: ContinuousClock.Instant) -> Bool {
         lock(.deadline(deadline))
     }
 
     /// Hands the lock to the first waiter, or leaves it free.
-    public func unlock() {
+    package func unlock() {
         state.lock()
         guard !waiters.isEmpty else {
             isHeld = false

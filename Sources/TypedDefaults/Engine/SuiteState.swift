@@ -74,7 +74,6 @@ import Foundation
             return serial
         }
         observers = SuiteObservers(label: label)
-        backend.served(by: self)
     }
 
     /// Empties the slots, which typed keys may still hold through their cached bindings: what

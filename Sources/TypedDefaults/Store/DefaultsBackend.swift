@@ -28,8 +28,8 @@ import Foundation
 ///   only delays what readers see until the next commit or change).
 ///
 /// Check a backend with the `TypedDefaultsTestSupport` library's `DefaultsBackendConformance`,
-/// which the engine's own backends (a plist file, a `UserDefaults` object, memory; see
-/// ``DefaultsStore/backend``) pass too.
+/// which the library's own suites (a plist file, a `UserDefaults` object, memory), seen as
+/// backends through ``DefaultsStore/backend``, pass too.
 public protocol DefaultsBackend: Sendable {
     /// Names the suite in errors and in the process's registry of suites: a file's path, a
     /// database and a suite name. Stores made with backends of the same location share one

@@ -17,8 +17,8 @@ extension DefaultsStore {
     ///     use, the backend given first is used.
     ///   - durability: when writes are committed to the backend; `.coalesced` (within 100 ms) unless given.
     public init(backend: some DefaultsBackend, durability: Durability = .coalesced) {
-        if let builtIn = backend as? any BuiltInBackend {
-            self.init(state: builtIn.state, durability: durability)
+        if let suite = backend as? SuiteAsBackend {
+            self.init(state: suite.state, durability: durability)
             return
         }
         let state = SuiteRegistry.state(for: .backend(backend.location)) {
@@ -30,17 +30,16 @@ extension DefaultsStore {
         self.init(state: state, durability: durability)
     }
 
-    /// Where the store's suite lives: the backend it was made with, or the library's own for a
-    /// plist file, a `UserDefaults` object or memory. The library's own backends commit through
-    /// this store's suite, so what is committed through them is seen by every handle on the
-    /// suite at once, and keep it as long as they live, as the store does.
+    /// Where the store's suite lives: the backend it was made with, or, for a plist file, a
+    /// `UserDefaults` object or memory, the suite itself seen as a backend. That one commits
+    /// through this store's suite, so what is committed through it is seen by every handle on
+    /// the suite at once, and keeps the suite as long as it lives, as the store does.
     ///
     /// ```swift
     /// let failures = DefaultsBackendConformance.check { DefaultsStore.inMemory().backend }
     /// ```
     public var backend: any DefaultsBackend {
         if let external = state.backend as? ExternalBackend { return external.backend }
-        if let builtIn = state.backend as? any BuiltInBackend { return builtIn.owned(by: BackendOwner(keeping: state)) }
-        return state.backend
+        return SuiteAsBackend(state: state)
     }
 }

@@ -93,21 +93,18 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             makeBackend: {
                 SuiteStorage.current == .plistFile
                     ? try DefaultsStore(suiteName: newName()).backend
-                    : PlistFileBackend(
-                        file: PlistFile(url: PreferencesFolder.file(forSuite: newName())), suiteName: suites.last!)
+                    : Self.fileSuite(named: newName())
             },
             reopen: { backend in
                 // Another process's handle on the same file, told of changes by its own watcher.
-                let name = URL(fileURLWithPath: backend.location).deletingPathExtension().lastPathComponent
-                return PlistFileBackend(file: PlistFile(url: PreferencesFolder.file(forSuite: name)), suiteName: name)
+                Self.fileSuite(named: URL(fileURLWithPath: backend.location).deletingPathExtension().lastPathComponent)
             })
         #expect(plistFile.isEmpty, "\(plistFile)")
-        let memory = DefaultsBackendConformance.check(makeBackend: { MemoryBackend() })
-        #expect(memory.isEmpty, "\(memory)")
         let memoryStores = DefaultsBackendConformance.check(makeBackend: { DefaultsStore.inMemory().backend })
         #expect(memoryStores.isEmpty, "\(memoryStores)")
         let userDefaults = DefaultsBackendConformance.check(makeBackend: {
-            UserDefaultsBackend(defaults: SharedDefaults(try UserDefaults.suite(named: newName())))
+            let backend = UserDefaultsBackend(defaults: SharedDefaults(try UserDefaults.suite(named: newName())))
+            return SuiteAsBackend(state: SuiteState(backend: backend, label: backend.location, isPermanent: false))
         })
         // On Linux corelibs keeps the suite as an XML plist, with whole seconds and no negative
         // zero (the StoresAndDurability article, "The Linux facts"), and a load gets what the
@@ -132,13 +129,19 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
             userDefaults.filter { !onlyXMLPlistLosses($0) && !onlyFoundationKeyLosses($0) }.isEmpty, "\(userDefaults)")
     }
 
-    /// A store's backend is the library's own, not a view of it, and commits through the suite's
-    /// state: every handle reads the commit as it returns, its observers are told, and a store
-    /// made over the backend is the same suite.
+    /// A suite kept in a plist file, on a state of its own that hears other processes' writes
+    /// through its own watcher, as another process's store would.
+    static func fileSuite(named name: String) -> SuiteAsBackend {
+        let backend = PlistFileBackend(file: PlistFile(url: PreferencesFolder.file(forSuite: name)), suiteName: name)
+        return SuiteAsBackend(state: backend.makeState(isPermanent: false))
+    }
+
+    /// A store's backend commits through the suite's state: every handle reads the commit as it
+    /// returns, its observers are told, and a store made over the backend is the same suite.
     @Test func aStoresOwnBackendCommitsThroughItsSuite() throws {
         let store = DefaultsStore.inMemory()
         let backend = store.backend
-        #expect(backend is MemoryBackend)
+        #expect((backend as? SuiteAsBackend)?.state === store.state)
         let count = DefaultsKey<Int>("count", default: 0, store: store)
         store[count] = 1
         let heard = Locked<[Int]>([])
@@ -175,15 +178,6 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         backend = nil
         _ = consume kept
         #expect(suite == nil, "the released suite is still alive")
-
-        weak var own: SuiteState?
-        do {
-            let standalone = MemoryBackend()
-            _ = try standalone.commit(["count": .integer(1)], before: .now + .seconds(5)) { _ in }
-            own = standalone.state
-            #expect(own != nil)
-        }
-        #expect(own == nil, "a backend's own suite outlives it")
     }
 
     @Test func aProgramsBackendPassesTheKitAndServesStores() throws {

@@ -2,30 +2,10 @@ import Foundation
 
 /// A ``DefaultsBackend`` of the program's, seen by the engine as its own backends are: stored
 /// values converted to and from the engine's property-list objects at each load and commit.
-/// As a ``DefaultsBackend`` it is the program's backend, unchanged.
 struct ExternalBackend: StoreBackend {
     let backend: any DefaultsBackend
 
     var location: String { backend.location }
-
-    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        try backend.load()
-    }
-
-    func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        try backend.commit(changes, before: deadline, edit: edit)
-    }
-
-    func observeChanges(_ changed: @escaping @Sendable () -> Void) {
-        backend.observeChanges(changed)
-    }
-
-    func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {
-        try backend.check(value, forKey: key)
-    }
 
     func loadContents() -> SuiteContents {
         let loaded = BackendCall.$loading.withValue(backend.location) {

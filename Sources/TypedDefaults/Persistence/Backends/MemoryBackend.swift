@@ -1,15 +1,10 @@
 import Foundation
 
 /// Keeps values in memory only: for tests and previews.
-struct MemoryBackend: BuiltInBackend {
+struct MemoryBackend: StoreBackend {
     private let contents = Locked<[DefaultsStoredKey: StoredObject]>([:])
-    var owner = BackendOwner()
 
     var location: String { "memory" }
-
-    func makeState() -> SuiteState {
-        SuiteState(backend: self, label: location, isPermanent: false)
-    }
 
     /// Nothing outside the suite's state reads these contents: writes wait in their slots for
     /// the next update or flush, so an in-memory write costs no more than a file store's.

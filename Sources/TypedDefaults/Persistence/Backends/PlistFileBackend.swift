@@ -9,9 +9,8 @@ import Foundation
 /// a sidecar `<suite>.plist.lock`, re-reads the file, merges only this process's changes, and
 /// replaces the file atomically through a temporary file and `rename`. A file that cannot be
 /// read is never written over.
-struct PlistFileBackend: BuiltInBackend {
+struct PlistFileBackend: StoreBackend {
     let file: PlistFile
-    var owner = BackendOwner()
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
     /// The bytes this process last wrote to the file, and their contents, so that neither a
@@ -34,10 +33,6 @@ struct PlistFileBackend: BuiltInBackend {
     }
 
     var location: String { file.url.path }
-
-    func makeState() -> SuiteState {
-        makeState(isPermanent: false)
-    }
 
     /// A state for the file, which hears other processes' writes through the file watcher from
     /// the suite's first use on (`SuiteState.startWatch(_:)`). Unowned in the watcher's handler

@@ -1,7 +1,10 @@
 import Foundation
 
 /// Where a suite's values live: a plist file, a `UserDefaults` object, or memory.
-protocol StoreBackend: DefaultsBackend {
+protocol StoreBackend: Sendable {
+    /// Names the suite in errors: a file's path, or a program's backend's own location.
+    var location: String { get }
+
     /// Everything stored, when the backend reads its suite whole; `values` is `nil` when it
     /// reads one key at a time with ``object(forKey:)``.
     func loadContents() -> SuiteContents
@@ -55,9 +58,6 @@ protocol StoreBackend: DefaultsBackend {
     /// backend whose writers replace its contents atomically; `nil` for one that must be read
     /// under its lock (a commit that edits nothing).
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]?
-
-    /// Told of the state that serves the backend, as the state is made.
-    func served(by state: SuiteState)
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
@@ -137,7 +137,6 @@ extension StoreBackend {
     var loadsCheaply: Bool { true }
     func register(_ defaults: [DefaultsStoredKey: StoredObject]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? { nil }
-    func served(by state: SuiteState) {}
 }
 
 extension Dictionary where Key == DefaultsStoredKey, Value == StoredObject {

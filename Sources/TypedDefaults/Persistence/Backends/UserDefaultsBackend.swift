@@ -6,17 +6,10 @@ import Foundation
 /// `UserDefaults` object whose suite cannot be determined. On Linux a commit synchronizes, since
 /// corelibs Foundation writes only then; it has the limits of `synchronize()` (see
 /// <doc:StoresAndDurability>).
-struct UserDefaultsBackend: BuiltInBackend {
+struct UserDefaultsBackend: StoreBackend {
     let defaults: SharedDefaults
-    var owner = BackendOwner()
 
     var location: String { "defaults" }
-
-    /// A state of the backend's own. It hears nothing of other processes' writes: only a
-    /// test makes one, and on Apple platforms its notification would outlive it.
-    func makeState() -> SuiteState {
-        SuiteState(backend: self, label: location, isPermanent: false)
-    }
 
     /// The state reloads on each change `defaults` announces (on Apple platforms), from another
     /// queue: its own writes are announced under the suite's lock. Unowned, as the file

@@ -29,6 +29,9 @@ let package = Package(
         // Repeats one read or write, for counting instructions under callgrind.
         .executableTarget(
             name: "instruction-counts", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),
+        // Opens a large suite in a fresh process, for the resident set beside plain UserDefaults.
+        .executableTarget(
+            name: "memory-footprint", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,8 @@ import Foundation
 /// as it is, and nothing is written over it until it can be read again.
 struct PlistFile: Sendable {
     let url: URL
+    /// What this process last read or wrote: see ``unchangedSinceSeen()``.
+    let seen = Locked<Seen?>(nil)
 
     /// The lock every writer of the suite takes: beside the file that is replaced, so that two
     /// suites that are links to one file (in two preferences folders) share one lock.
@@ -204,9 +206,9 @@ struct PlistFile: Sendable {
             return changedWhileRead() ?? Read(contents: .values([:]), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
-            return Read(
-                contents: .values(try PropertyListReader.suiteContents(from: data)), isEmptyFile: false,
-                identity: identity)
+            let values = try PropertyListReader.suiteContents(from: data)
+            remember(data, holding: values, isOwnWrite: false)
+            return Read(contents: .values(values), isEmptyFile: false, identity: identity)
         } catch {
             return changedWhileRead() ?? Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
         }
@@ -224,22 +226,21 @@ struct PlistFile: Sendable {
     /// one of the two (``DurableFile``); when this returns, the new file is on the device. A
     /// suite file that is a symlink stays one: its target is replaced. No contents removes a
     /// plain file, as corelibs does. Call with the lock held: temporary files found then are
-    /// left by a killed writer, and are removed. Returns the bytes written, `nil` when the file
-    /// was removed.
-    @discardableResult
-    func replace(with contents: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) -> Data? {
+    /// left by a killed writer, and are removed.
+    func replace(with contents: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)
             if contents.isEmpty, target == url {
                 try DurableFile.remove(url)
-                return nil
+                remember(nil, holding: [:], isOwnWrite: true)
+                return
             }
             let data = try BinaryPropertyList.data(contents)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             try DurableFile.replace(target, with: data, newFileMode: 0o600)
-            return data
+            remember(data, holding: contents, isOwnWrite: true)
         } catch {
             throw .writeFailed(path: url.path, underlying: error)
         }

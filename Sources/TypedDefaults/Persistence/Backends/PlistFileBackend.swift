@@ -13,19 +13,6 @@ struct PlistFileBackend: StoreBackend {
     let file: PlistFile
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
-    /// The bytes this process last wrote to the file, and their contents, so that neither a
-    /// reload nor the next commit has to parse a file no one else has changed since.
-    private let written = Locked<(bytes: Data, values: [DefaultsStoredKey: StoredObject])?>(nil)
-
-    /// What this process last wrote, if the file still holds exactly those bytes. Only the bytes
-    /// prove it: another program can write a file of the same size over the same inode (a file
-    /// system hands a freed inode back at once) and set its modification time to the old one.
-    private func unchangedSinceWritten() -> [DefaultsStoredKey: StoredObject]? {
-        guard let written = written.withLock({ $0 }),
-            case .success(let bytes?) = FileBytes.contents(of: file.url.path), bytes == written.bytes
-        else { return nil }
-        return written.values
-    }
 
     init(file: PlistFile, suiteName: String) {
         self.file = file
@@ -57,7 +44,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func reload(onlyIfChanged: Bool) -> Reloaded {
-        if onlyIfChanged, unchangedSinceWritten() != nil {
+        if onlyIfChanged, file.unchangedSinceSeen()?.isOwnWrite == true {
             return .unchanged
         }
         // A file that does not parse or cannot be read is left for the next change or read; a
@@ -88,9 +75,9 @@ struct PlistFileBackend: StoreBackend {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
             var contents: SuiteContents
             let isOwnWrite: Bool
-            if let unchanged = unchangedSinceWritten() {
-                contents = SuiteContents(values: unchanged)
-                isOwnWrite = true
+            if let seen = file.unchangedSinceSeen() {
+                contents = SuiteContents(values: seen.values)
+                isOwnWrite = seen.isOwnWrite
             } else {
                 isOwnWrite = false
                 contents = repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt()
@@ -100,12 +87,12 @@ struct PlistFileBackend: StoreBackend {
                 throw contents.problem ?? .readFailed(path: file.url.path, underlying: SystemError(code: EIO))
             }
             values.apply(changes)
-            let edited = try values.edit(with: edit) { current throws(DefaultsError) in try write(current) }
+            let edited = try values.edit(with: edit) { current throws(DefaultsError) in try file.replace(with: current) }
             // An edit that only read (a migration already run, a dry run, a value written again)
             // leaves the file as it is, but on the device: another program may have written it
             // without a sync, and a durable commit returns with what it found there.
             if !changes.isEmpty || edited {
-                try write(values)
+                try file.replace(with: values)
             } else if edit != nil, !isOwnWrite {
                 do {
                     try DurableFile.syncInPlace(PlistFile.resolvingSymlinks(file.url))
@@ -121,11 +108,5 @@ struct PlistFileBackend: StoreBackend {
             UserDefaults(suiteName: suiteName)?.synchronize()
             return contents
         }
-    }
-
-    /// Replaces the file with `values` and remembers them as this process's last write.
-    private func write(_ values: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) {
-        let bytes = try file.replace(with: values)
-        written.withLock { $0 = bytes.map { ($0, values) } }
     }
 }

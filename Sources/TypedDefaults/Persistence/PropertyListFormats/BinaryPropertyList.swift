@@ -20,7 +20,10 @@ import Foundation
 /// back.
 package enum BinaryPropertyList {
     static func data(_ contents: [DefaultsStoredKey: StoredObject]) throws -> Data {
-        var writer = Writer()
+        // A key and a value for each entry, at least: reserved, so that the tables of a large
+        // suite are not copied over and over as they grow, which would double the memory a
+        // commit takes at its peak.
+        var writer = Writer(capacity: 2 * contents.count + 1)
         let top = try writer.addDictionary(contents.map { ($0.key, $0.value.object) })
         return writer.finish(top: top)
     }
@@ -51,6 +54,11 @@ package enum BinaryPropertyList {
         /// byte for byte).
         var strings: [DefaultsStoredKey: Int] = [:]
         var datas: [ExactBytes: Int] = [:]
+
+        init(capacity: Int = 0) {
+            objects.reserveCapacity(capacity)
+            strings.reserveCapacity(capacity)
+        }
 
         /// Adds `object` and everything in it; returns its index.
         mutating func add(_ object: Any) throws -> Int {

@@ -77,12 +77,13 @@ where
     }
 }
 
-/// Two keys of a dictionary convert to the same stored string.
-public struct DuplicateDictionaryKey: Error, CustomStringConvertible {
+/// Two keys of a dictionary convert to the same stored string: the `underlying` error of the
+/// write's ``DefaultsError/encodingFailed(key:underlying:)``, which names the key.
+struct DuplicateDictionaryKey: Error, CustomStringConvertible {
     /// The string both keys convert to.
-    public var storedKey: String
+    var storedKey: String
 
-    public var description: String {
+    var description: String {
         "two dictionary keys are stored as \"\(storedKey)\""
     }
 }

@@ -62,16 +62,4 @@
             return Binding(get: { property.wrappedValue }, set: { property.wrappedValue = $0 })
         }
     }
-
-    extension DefaultsStore {
-        /// A binding to the value of a typed key.
-        ///
-        /// ```swift
-        /// Slider(value: DefaultsStore.standard.binding(.volume), in: 0...1)
-        /// ```
-        public func binding<Value: Sendable>(_ key: DefaultsKey<Value>) -> Binding<Value> {
-            let store = self
-            return Binding(get: { store[key] }, set: { store[key] = $0 })
-        }
-    }
 #endif

@@ -133,7 +133,7 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
     }
 
     /// What a read returns while nothing readable is stored: the default with the rules
-    /// applied. It differs from ``declaredDefaultValue`` only where a rule changes the default:
+    /// applied. It differs from the default as declared only where a rule changes the default:
     /// `.whenNil(use:)` on a `nil` default, or a default outside `clamped(to:)`.
     public var defaultValue: Value {
         let declared = defaultSource.value
@@ -142,7 +142,7 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
 
     /// The default as declared, before rules. A key declared with `dynamicDefault:` computes it
     /// anew each time.
-    public var declaredDefaultValue: Value {
+    var declaredDefaultValue: Value {
         defaultSource.value
     }
 

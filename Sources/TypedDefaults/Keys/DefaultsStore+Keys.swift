@@ -39,7 +39,7 @@ extension DefaultsStore {
     /// ```
     ///
     /// Each key's observers and `didSet` callbacks hear of its reset; the removals are committed
-    /// as the store's ``durability`` says, together when it coalesces writes.
+    /// as the store's ``Durability`` says, together when it coalesces writes.
     public func reset<each Value>(_ keys: repeat DefaultsKey<each Value>) {
         for key in repeat each keys {
             key.binding(in: state).reset(in: state, durability: durability)

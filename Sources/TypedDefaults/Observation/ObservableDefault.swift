@@ -1,7 +1,7 @@
 import Observation
 
-/// One stored value as an `Observable` object: what a SwiftUI view or an `@Observable` model
-/// holds to follow a single key, on Linux as on Apple platforms.
+/// One stored value as an `Observable` object: what `UserDefaultState` keeps for a SwiftUI view
+/// (Apple platforms), tested on Linux.
 ///
 /// ```swift
 /// let volume = ObservableDefault(UserDefault(wrappedValue: 0.5, "volume"))
@@ -10,15 +10,14 @@ import Observation
 /// ```
 ///
 /// Reads of ``value`` are tracked, and every change of the key is reported: through this object,
-/// any other handle, a reset, a migration, or another process. It is what
-/// `UserDefaultState` keeps for a SwiftUI view (Apple platforms).
+/// any other handle, a reset, a migration, or another process.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-public final class ObservableDefault<Value: DefaultsValueConvertible & Sendable>: Observable, Sendable {
+final class ObservableDefault<Value: DefaultsValueConvertible & Sendable>: Observable, Sendable {
     /// The property behind the value.
-    public let property: UserDefault<Value>
+    let property: UserDefault<Value>
 
     /// Follows the value of `property`.
-    public init(_ property: UserDefault<Value>) {
+    init(_ property: UserDefault<Value>) {
         self.property = property
     }
 
@@ -27,12 +26,12 @@ public final class ObservableDefault<Value: DefaultsValueConvertible & Sendable>
     /// - Parameters:
     ///   - key: the typed key, with its default, rules and callbacks.
     ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
-    public convenience init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
+    convenience init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
         self.init(UserDefault(key, store: store))
     }
 
     /// The stored value, or the default; setting it stores it.
-    public var value: Value {
+    var value: Value {
         get {
             let handle = property.handle
             if !handle.isOutsideObservable { handle.noteObservedRead(of: self) }

@@ -39,14 +39,7 @@ public struct SettingDescription: Sendable, Hashable {
         /// Whether the setting's value is this option now.
         public let isSelected: Bool
 
-        /// An option with every field given.
-        ///
-        /// - Parameters:
-        ///   - value: the option as the suite stores it; `nil` for a value that cannot be stored as
-        ///     a property list value.
-        ///   - title: the option, formatted as the setting formats its value.
-        ///   - isSelected: whether the setting's value is this option now.
-        public init(value: DefaultsStoredValue?, title: String, isSelected: Bool) {
+        init(value: DefaultsStoredValue?, title: String, isSelected: Bool) {
             self.value = value
             self.title = title
             self.isSelected = isSelected
@@ -71,19 +64,7 @@ public struct SettingDescription: Sendable, Hashable {
     /// What kind of control fits the setting.
     public let kind: Kind
 
-    /// A description with every field given, as a catalog makes them; for tests and for
-    /// listing entries that are not settings beside them.
-    ///
-    /// - Parameters:
-    ///   - key: the key the value is stored under.
-    ///   - swiftType: the value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`.
-    ///   - title: the setting's title.
-    ///   - info: the setting's info text; empty for none.
-    ///   - formattedDefaultValue: the default, formatted as `formattedValue` is.
-    ///   - formattedValue: the current value, formatted.
-    ///   - hasStoredValue: whether a value is stored, as opposed to the default being shown.
-    ///   - kind: what kind of control fits the setting.
-    public init(
+    init(
         key: String, swiftType: String, title: String, info: String, formattedDefaultValue: String,
         formattedValue: String, hasStoredValue: Bool, kind: Kind
     ) {

@@ -23,7 +23,7 @@ import Foundation
 public struct DefaultsStore: Sendable {
     @usableFromInline let state: SuiteState
     /// When writes through this store reach the disk.
-    public let durability: Durability
+    @usableFromInline let durability: Durability
 
     /// The same for every store of one suite in this process: what tools group a suite's keys by.
     package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(state) }

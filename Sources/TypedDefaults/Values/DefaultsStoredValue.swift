@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let store = try DefaultsStore(suiteName: "com.example.app")
 /// for (key, value) in try store.storedValues() {
-///     print(key, value.kind, value.json())
+///     print(key, value)
 /// }
 /// try store.editStoredValues { values in
 ///     values["fontSize"] = .integer(14)
@@ -28,27 +28,6 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     /// Keyed exactly: two keys that differ only in their Unicode normalization are two keys
     /// (see ``DefaultsStoredKey``).
     case dictionary([DefaultsStoredKey: DefaultsStoredValue])
-
-    /// The kinds of property-list value, named as macOS `defaults read-type` names them.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case string, integer, real = "float", boolean, date, data, array, dictionary
-
-        public var description: String { rawValue }
-    }
-
-    /// The value's kind; both integer cases are ``Kind/integer``.
-    public var kind: Kind {
-        switch self {
-        case .string: .string
-        case .integer, .unsignedInteger: .integer
-        case .real: .real
-        case .boolean: .boolean
-        case .date: .date
-        case .data: .data
-        case .array: .array
-        case .dictionary: .dictionary
-        }
-    }
 
     /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,
     /// `[String: Any]`), or `nil` for an object that is not a property list, or one that nests

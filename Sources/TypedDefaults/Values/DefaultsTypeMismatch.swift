@@ -11,19 +11,15 @@
 /// ```
 public struct DefaultsTypeMismatch: Error, Sendable, CustomStringConvertible {
     /// The type that was expected, such as `"Int"`.
-    public var expected: String
+    var expected: String
     /// What was found instead, such as `String "abc"`.
-    public var found: String
+    var found: String
     /// Where in a nested value the mismatch is, outermost first, such as `["[2]", "name"]`.
-    public var path: [String]
+    var path: [String]
 
-    /// Creates a mismatch from plain descriptions.
-    ///
-    /// - Parameters:
-    ///   - expected: the type that was expected, such as `"Int"`.
-    ///   - found: what was found instead, such as `String "abc"`.
-    ///   - path: where in a nested value the mismatch is, outermost first; empty unless given.
-    public init(expected: String, found: String, path: [String] = []) {
+    /// A mismatch from plain descriptions: `expected` such as `"Int"`, `found` such as
+    /// `String "abc"`, `path` outermost first.
+    init(expected: String, found: String, path: [String] = []) {
         self.expected = expected
         self.found = found
         self.path = path
@@ -33,7 +29,7 @@ public struct DefaultsTypeMismatch: Error, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - expected: the type that was expected.
-    ///   - object: the stored object found instead; ``found`` describes it.
+    ///   - object: the stored object found instead, described in the error.
     public init(expected: Any.Type, found object: Any) {
         self.init(expected: String(describing: expected), found: StoredObject.describe(object))
     }

@@ -96,7 +96,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     }
 
     /// What a read returns while nothing readable is stored: the default with the rules
-    /// applied. It differs from ``declaredDefaultValue`` only where a rule changes the default:
+    /// applied. It differs from the default as declared only where a rule changes the default:
     /// `.whenNil(use:)` on a `nil` default, or a default outside `clamped(to:)`.
     public var defaultValue: Value {
         applyingRules(to: declaredDefaultValue)
@@ -104,7 +104,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
 
     /// The default as declared, before rules. A key declared with `dynamicDefault:` computes it
     /// anew each time.
-    public var declaredDefaultValue: Value {
+    var declaredDefaultValue: Value {
         keyBinding.defaultSource.value
     }
 

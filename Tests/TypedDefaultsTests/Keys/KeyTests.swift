@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TypedDefaults
+@testable import TypedDefaults
 
 enum NFLTeam: String, Codable, DefaultsValueConvertible { case bills, jets, dolphins, patriots }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-import TypedDefaults
+@testable import TypedDefaults
 
 @testable import DefaultsProbe
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TypedDefaults
+@testable import TypedDefaults
 
 extension DefaultsKeys {
     static let catalogTheme = DefaultsKey<Theme>("catalog.theme", default: .system)

@@ -1,9 +1,9 @@
 import Foundation
 import Observation
 import Testing
-@testable import TypedDefaults
 
 @testable import DefaultsProbe
+@testable import TypedDefaults
 
 /// The Observation article's declaration: `@ObservationIgnored @UserDefault` in an `@Observable`
 /// class.

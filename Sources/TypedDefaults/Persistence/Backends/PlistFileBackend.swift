@@ -87,7 +87,9 @@ struct PlistFileBackend: StoreBackend {
                 throw contents.problem ?? .readFailed(path: file.url.path, underlying: SystemError(code: EIO))
             }
             values.apply(changes)
-            let edited = try values.edit(with: edit) { current throws(DefaultsError) in try file.replace(with: current) }
+            let edited = try values.edit(with: edit) { current throws(DefaultsError) in
+                try file.replace(with: current)
+            }
             // An edit that only read (a migration already run, a dry run, a value written again)
             // leaves the file as it is, but on the device: another program may have written it
             // without a sync, and a durable commit returns with what it found there.

@@ -14,109 +14,104 @@ import Foundation
 // value after a restart or crashes corelibs Foundation; with them, such a conformance is a
 // compile-time error (a redundant conformance). Declare properties with these classes
 // themselves: a subclass (`NSMutableString`, `NSDecimalNumber`) is stored as its superclass's
-// value, which cannot make it again, so a read reports a type mismatch and gives the default.
+// value, and read back only where Foundation can make the subclass of it; where it cannot, the
+// read reports a type mismatch and gives the default.
 
-extension NSString: DefaultsValueConvertible {
-    public func defaultsRepresentation() -> String { String(describing: self) }
-}
+/// Foundation's property-list classes, which store the values they hold: `NSString`, `NSNumber`,
+/// `NSDate`, `NSData`, `NSURL`, `NSArray` and `NSDictionary` conform already, each stored exactly
+/// as its Swift counterpart is (`NSString` as `String`, `NSDate` as `Date`). Nothing else can
+/// conform: the library knows how to make each of these classes again, and no other.
+public protocol DefaultsPropertyListClass: DefaultsValueConvertible
+where DefaultsRepresentation == DefaultsStoredValue {}
 
-extension DefaultsValueConvertible where Self: NSString {
-    public init(defaultsRepresentation string: String) throws {
-        self = try FoundationObject.cast(NSString(string: string), to: Self.self)
-    }
-}
-
-extension NSNumber: DefaultsValueConvertible {
-    public func defaultsRepresentation() throws -> DefaultsStoredValue {
-        try FoundationObject.storedValue(of: self, as: "NSNumber")
-    }
-}
-
-extension DefaultsValueConvertible where Self: NSNumber {
+extension DefaultsPropertyListClass {
     public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
-        let number: NSNumber
-        switch stored {
-        case .boolean(let value): number = NSNumber(value: value)
-        case .integer(let value): number = NSNumber(value: value)
-        case .unsignedInteger(let value): number = NSNumber(value: value)
-        case .real(let value): number = NSNumber(value: value)
-        default: throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
-        }
-        self = try FoundationObject.cast(number, to: Self.self)
+        self = try FoundationObject.cast(try FoundationObject.object(of: Self.self, from: stored), to: Self.self)
     }
-}
 
-extension NSDate: DefaultsValueConvertible {
-    public func defaultsRepresentation() -> Date {
-        Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate)
-    }
-}
-
-extension DefaultsValueConvertible where Self: NSDate {
-    public init(defaultsRepresentation date: Date) throws {
-        let object = NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
-        self = try FoundationObject.cast(object, to: Self.self)
-    }
-}
-
-extension NSData: DefaultsValueConvertible {
-    public func defaultsRepresentation() -> Data { Data(referencing: self) }
-}
-
-extension DefaultsValueConvertible where Self: NSData {
-    public init(defaultsRepresentation data: Data) throws {
-        self = try FoundationObject.cast(NSData(data: data), to: Self.self)
-    }
-}
-
-extension NSURL: DefaultsValueConvertible {
-    /// Stored as `URL` stores it, and read in every form `URL` reads.
+    /// Refused (nothing is written) when an element of an array or dictionary is not a
+    /// property-list value.
     public func defaultsRepresentation() throws -> DefaultsStoredValue {
-        guard let url = absoluteURL else { throw NotAPropertyList(type: NSURL.self) }
-        return url.defaultsRepresentation()
+        try FoundationObject.storedValue(of: self)
     }
 }
 
-extension DefaultsValueConvertible where Self: NSURL {
-    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
-        self = try FoundationObject.cast(try URL(defaultsRepresentation: stored) as NSURL, to: Self.self)
-    }
-}
-
-extension NSArray: DefaultsValueConvertible {
-    /// Refused (nothing is written) when an element is not a property-list value.
-    public func defaultsRepresentation() throws -> DefaultsStoredValue {
-        try FoundationObject.storedValue(of: self, as: "NSArray")
-    }
-}
-
-extension DefaultsValueConvertible where Self: NSArray {
-    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
-        guard case .array = stored, let elements = StoredObject.array(stored.propertyListObject) else {
-            throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
-        }
-        self = try FoundationObject.cast(NSArray(array: elements), to: Self.self)
-    }
-}
-
-extension NSDictionary: DefaultsValueConvertible {
-    /// Refused (nothing is written) when a key is not a string or a value not a property-list value.
-    public func defaultsRepresentation() throws -> DefaultsStoredValue {
-        try FoundationObject.storedValue(of: self, as: "NSDictionary")
-    }
-}
-
-extension DefaultsValueConvertible where Self: NSDictionary {
-    public init(defaultsRepresentation stored: DefaultsStoredValue) throws {
-        guard case .dictionary = stored, let entries = StoredObject.dictionary(stored.propertyListObject) else {
-            throw DefaultsTypeMismatch(expected: Self.self, found: stored.propertyListObject)
-        }
-        self = try FoundationObject.cast(NSDictionary(dictionary: entries), to: Self.self)
-    }
-}
+extension NSString: DefaultsPropertyListClass {}
+extension NSNumber: DefaultsPropertyListClass {}
+extension NSDate: DefaultsPropertyListClass {}
+extension NSData: DefaultsPropertyListClass {}
+extension NSURL: DefaultsPropertyListClass {}
+extension NSArray: DefaultsPropertyListClass {}
+extension NSDictionary: DefaultsPropertyListClass {}
 
 /// Turning Foundation objects into the Swift property-list values the store writes, and back.
 enum FoundationObject {
+    /// The stored value of one of Foundation's property-list classes: what its Swift counterpart
+    /// stores, for a string, a date, data and a URL.
+    static func storedValue(of object: Any) throws -> DefaultsStoredValue {
+        switch object {
+        case let string as NSString:
+            return try stored(String(describing: string))
+        case let date as NSDate:
+            return try stored(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate))
+        case let data as NSData:
+            return try stored(Data(referencing: data))
+        case let url as NSURL:
+            guard let absolute = url.absoluteURL else { throw NotAPropertyList(type: NSURL.self) }
+            return absolute.defaultsRepresentation()
+        case let number as NSNumber: return try storedValue(of: number, as: "NSNumber")
+        case let array as NSArray: return try storedValue(of: array, as: "NSArray")
+        case let dictionary as NSDictionary: return try storedValue(of: dictionary, as: "NSDictionary")
+        default: throw NotAPropertyList(type: type(of: object))
+        }
+    }
+
+    /// An object of the property-list class `Type` (or of the class it derives from) for a
+    /// stored value: what its Swift counterpart reads, for a string, a date, data and a URL.
+    static func object(of type: Any.Type, from stored: DefaultsStoredValue) throws -> NSObject {
+        switch type {
+        case is NSString.Type: return NSString(string: try value(String.self, from: stored))
+        case is NSDate.Type:
+            return NSDate(timeIntervalSinceReferenceDate: try value(Date.self, from: stored).timeIntervalSinceReferenceDate)
+        case is NSData.Type: return NSData(data: try value(Data.self, from: stored))
+        case is NSURL.Type: return try URL(defaultsRepresentation: stored) as NSURL
+        case is NSNumber.Type:
+            switch stored {
+            case .boolean(let value): return NSNumber(value: value)
+            case .integer(let value): return NSNumber(value: value)
+            case .unsignedInteger(let value): return NSNumber(value: value)
+            case .real(let value): return NSNumber(value: value)
+            default: break
+            }
+        case is NSArray.Type:
+            if case .array = stored, let elements = StoredObject.array(stored.propertyListObject) {
+                return NSArray(array: elements)
+            }
+        case is NSDictionary.Type:
+            if case .dictionary = stored, let entries = StoredObject.dictionary(stored.propertyListObject) {
+                return NSDictionary(dictionary: entries)
+            }
+        default: break
+        }
+        throw DefaultsTypeMismatch(expected: type, found: stored.propertyListObject)
+    }
+
+    /// The stored value of a Swift value, as the value itself is stored.
+    private static func stored<Value: DefaultsValueConvertible>(_ value: Value) throws -> DefaultsStoredValue {
+        let object = try value.defaultsRepresentation()._propertyListObject
+        guard let stored = DefaultsStoredValue(propertyListObject: object) else {
+            throw NotAPropertyList(type: Value.self)
+        }
+        return stored
+    }
+
+    /// A Swift value read from a stored value, as the value itself is read.
+    private static func value<Value: DefaultsValueConvertible>(_ type: Value.Type, from stored: DefaultsStoredValue)
+        throws -> Value
+    {
+        try Value(defaultsRepresentation: Value.DefaultsRepresentation(_propertyListObject: stored.propertyListObject))
+    }
+
     /// The stored value of a Foundation object; refused, saying where in it, when it holds
     /// something that is no property list or nests deeper than a suite may hold.
     static func storedValue(of object: NSObject, as typeName: String) throws -> DefaultsStoredValue {

@@ -72,7 +72,8 @@ enum FoundationObject {
         switch type {
         case is NSString.Type: return NSString(string: try value(String.self, from: stored))
         case is NSDate.Type:
-            return NSDate(timeIntervalSinceReferenceDate: try value(Date.self, from: stored).timeIntervalSinceReferenceDate)
+            let date = try value(Date.self, from: stored)
+            return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
         case is NSData.Type: return NSData(data: try value(Data.self, from: stored))
         case is NSURL.Type: return try URL(defaultsRepresentation: stored) as NSURL
         case is NSNumber.Type:

@@ -16,6 +16,7 @@ enum Machine {
         private let output = Pipe()
         private let errors = Pipe()
         private var reader: PipeReader?
+        private var errorsReader: PipeReader?
         private let lock = NSLock()
         private var received = ""
         /// When each line came, and when the process ended: taken on Foundation's threads as it
@@ -49,6 +50,7 @@ enum Machine {
                     }
                 }
             }
+            errorsReader = PipeReader(errors)
             process.terminationHandler = { [weak self] _ in
                 let now = ContinuousClock.now
                 self?.lock.withLock { self?.end = now }
@@ -75,16 +77,22 @@ enum Machine {
             return true
         }
 
-        /// Waits for the process to end; its status and what it said on standard error. Foundation
-        /// starts the termination handler on a thread of its own and may clear `isRunning` before
-        /// that thread runs, so this also waits (up to 5 s more) for the handler to set `ended`.
+        /// Waits for the process to end, at most five minutes (then ends it); its status and what it
+        /// said on standard error. Foundation starts the termination handler on a thread of its own
+        /// and may clear `isRunning` before that thread runs, so this also waits (up to 5 s more)
+        /// for the handler to set `ended`.
         func finish() async -> (status: Int32, errors: String) {
-            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+            let deadline = ContinuousClock.now + .seconds(300)
+            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
             let handled = ContinuousClock.now + .seconds(5)
             while ended == nil, ContinuousClock.now < handled { try? await Task.sleep(for: .milliseconds(2)) }
             await reader?.waitForEnd()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, errorText)
+            await errorsReader?.waitForEnd()
+            return (process.terminationStatus, errorsReader?.text ?? "")
         }
     }
 }

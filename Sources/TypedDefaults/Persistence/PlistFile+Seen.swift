@@ -16,8 +16,10 @@ extension PlistFile {
     struct Seen {
         var fingerprint: Fingerprint
         var values: [DefaultsStoredKey: StoredObject]
-        /// This process wrote the bytes, and synced them to the device.
-        var isOwnWrite: Bool
+        /// The file this process renamed into place, while it is that very file, untouched: the
+        /// same device, inode and status-change time (which no program can set back). Bytes
+        /// alone cannot say it: another program can put the same bytes back, unsynced.
+        var ownWrite: FileStamp?
     }
 
     struct Fingerprint: Equatable {
@@ -32,25 +34,54 @@ extension PlistFile {
         }
     }
 
-    /// What this process last read or wrote, if the file still holds exactly those bytes.
-    func unchangedSinceSeen() -> Seen? {
+    /// A file's device, inode and status-change time.
+    struct FileStamp: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var changed: timespec
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            changed = status.statusChangeTime
+        }
+
+        static func == (first: FileStamp, second: FileStamp) -> Bool {
+            first.device == second.device && first.inode == second.inode
+                && first.changed.tv_sec == second.changed.tv_sec && first.changed.tv_nsec == second.changed.tv_nsec
+        }
+    }
+
+    /// What this process last read or wrote, if the file still holds exactly those bytes; its
+    /// own write only while the file is the one it renamed into place.
+    func unchangedSinceSeen() -> (values: [DefaultsStoredKey: StoredObject], isOwnWrite: Bool)? {
         guard let seen = seen.withLock({ $0 }), case .success(let bytes?) = FileBytes.contents(of: url.path),
             Fingerprint(bytes) == seen.fingerprint
         else { return nil }
-        return seen
+        let isOwnWrite = seen.ownWrite.map { $0 == FileStamp(path: url.path) } ?? false
+        return (seen.values, isOwnWrite)
     }
 
-    /// Remembers `bytes` as what the file holds, and `values` as what they hold. A read of the
-    /// bytes this process wrote last keeps them known as its own write.
-    func remember(_ bytes: Data?, holding values: [DefaultsStoredKey: StoredObject], isOwnWrite: Bool) {
+    /// Remembers what a read found: `bytes` holding `values`, or, with `nil`, no file (or an
+    /// empty one). A read of the bytes this process wrote last keeps them known as its own.
+    func rememberRead(_ bytes: Data?, holding values: [DefaultsStoredKey: StoredObject]) {
         let fingerprint = bytes.map(Fingerprint.init)
         seen.withLock { seen in
             guard let fingerprint else {
                 seen = nil
                 return
             }
-            if !isOwnWrite, let known = seen, known.fingerprint == fingerprint { return }
-            seen = Seen(fingerprint: fingerprint, values: values, isOwnWrite: isOwnWrite)
+            if let known = seen, known.fingerprint == fingerprint { return }
+            seen = Seen(fingerprint: fingerprint, values: values, ownWrite: nil)
         }
+    }
+
+    /// Remembers this process's write of `bytes` holding `values`, just renamed into place at
+    /// `path`; `nil` when the write removed the file.
+    func rememberWrite(_ bytes: Data?, holding values: [DefaultsStoredKey: StoredObject], at path: String) {
+        let seen = bytes.map { Seen(fingerprint: Fingerprint($0), values: values, ownWrite: FileStamp(path: path)) }
+        self.seen.withLock { $0 = seen }
     }
 }

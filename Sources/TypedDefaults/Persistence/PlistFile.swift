@@ -189,7 +189,9 @@ struct PlistFile: Sendable {
         let identity = identity()
         let data: Data
         switch readBytes() {
-        case .success(nil): return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
+        case .success(nil):
+            rememberRead(nil, holding: [:])
+            return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
         case .success(let bytes?): data = bytes
         case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
         }
@@ -201,15 +203,19 @@ struct PlistFile: Sendable {
             return Read(
                 contents: .unparsable(StillBeingWritten()), isEmptyFile: false, identity: after, changedWhileRead: true)
         }
+        // Whatever this read finds, the file is not what this process remembered unless its
+        // bytes parse as the same: a removal or an empty file forgets it.
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.
+            rememberRead(nil, holding: [:])
             return changedWhileRead() ?? Read(contents: .values([:]), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
             let values = try PropertyListReader.suiteContents(from: data)
-            remember(data, holding: values, isOwnWrite: false)
+            rememberRead(data, holding: values)
             return Read(contents: .values(values), isEmptyFile: false, identity: identity)
         } catch {
+            rememberRead(nil, holding: [:])
             return changedWhileRead() ?? Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
         }
     }
@@ -233,14 +239,14 @@ struct PlistFile: Sendable {
             removeStaleTemporaries(beside: target)
             if contents.isEmpty, target == url {
                 try DurableFile.remove(url)
-                remember(nil, holding: [:], isOwnWrite: true)
+                rememberWrite(nil, holding: [:], at: url.path)
                 return
             }
             let data = try BinaryPropertyList.data(contents)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             try DurableFile.replace(target, with: data, newFileMode: 0o600)
-            remember(data, holding: contents, isOwnWrite: true)
+            rememberWrite(data, holding: contents, at: url.path)
         } catch {
             throw .writeFailed(path: url.path, underlying: error)
         }

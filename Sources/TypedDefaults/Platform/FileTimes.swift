@@ -9,4 +9,14 @@ extension stat {
             st_mtim
         #endif
     }
+
+    /// When the file's inode last changed (its contents, its name, its mode): a time no program
+    /// can set, unlike the modification time.
+    var statusChangeTime: timespec {
+        #if canImport(Darwin)
+            st_ctimespec
+        #else
+            st_ctim
+        #endif
+    }
 }

@@ -18,7 +18,12 @@ struct SuiteAsBackend: DefaultsBackend {
         self.state = state
     }
 
-    var location: String { state.location }
+    /// The file's path; for a suite with no file (memory, a `UserDefaults` object), its kind and
+    /// a number no other suite of this process has, so that stores made over two such suites'
+    /// backends are two suites.
+    var location: String {
+        state.fileURL == nil ? "\(state.location):\(state.serial)" : state.location
+    }
 
     /// What the suite holds, with this process's changes not yet committed flushed first.
     func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
@@ -43,12 +48,12 @@ struct SuiteAsBackend: DefaultsBackend {
         return after
     }
 
-    /// Hears what the state hears from other processes: the file watcher, or `UserDefaults`'
-    /// notifications on Apple platforms.
+    /// Hears every change of the suite: another process's (the file watcher, or `UserDefaults`'
+    /// notifications on Apple platforms), and every write of this process through any handle on
+    /// the suite, which a store made over this backend (or over one that wraps it) must see.
+    /// This backend's own commits are told too: a store reloads once more, and finds nothing new.
     func observeChanges(_ changed: @escaping @Sendable () -> Void) {
-        let observation = state.addObserver(keys: nil) { change in
-            if change.origin == .otherProcess { changed() }
-        }
+        let observation = state.addObserver(keys: nil) { _ in changed() }
         observations.withLock { $0.append(observation) }
     }
 

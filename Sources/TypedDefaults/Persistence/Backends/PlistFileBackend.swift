@@ -75,9 +75,9 @@ struct PlistFileBackend: StoreBackend {
         try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
             var contents: SuiteContents
             let isOwnWrite: Bool
-            if let seen = file.unchangedSinceSeen() {
-                contents = SuiteContents(values: seen.values)
-                isOwnWrite = seen.isOwnWrite
+            if let unchanged = file.unchangedSinceSeen() {
+                contents = SuiteContents(values: unchanged.values)
+                isOwnWrite = unchanged.isOwnWrite
             } else {
                 isOwnWrite = false
                 contents = repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt()

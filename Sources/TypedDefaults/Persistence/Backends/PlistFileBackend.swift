@@ -25,22 +25,41 @@ struct PlistFileBackend: StoreBackend {
     /// the suite's first use on (`SuiteState.startWatch(_:)`). Unowned in the watcher's handler
     /// when the state lives as long as the process: a weak reference would move its reference
     /// counts to a side table, slowing every retain.
+    ///
+    /// A suite file that is a symlink is watched at its target too, as the link leads when the
+    /// watch starts: every writer replaces the target, under the target's own name.
     func makeState(isPermanent: Bool) -> SuiteState {
         let state = SuiteState(backend: self, label: suiteName, fileURL: file.url, isPermanent: isPermanent)
         let file = file.url
         let watch: @Sendable () -> Void
         if isPermanent {
             watch = { [unowned state] in
-                FileWatcher.watch(file) { [unowned state] in state.reload(onlyIfChanged: true) }
+                for path in Self.watchedPaths(of: file) {
+                    FileWatcher.watch(path) { [unowned state] in state.reload(onlyIfChanged: true) }
+                }
             }
         } else {
             watch = { [weak state] in
-                guard let state else { return }
-                FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+                guard state != nil else { return }
+                for path in Self.watchedPaths(of: file) {
+                    FileWatcher.watch(path) { [weak state] in state?.reload(onlyIfChanged: true) }
+                }
             }
         }
         state.lock.withLock { state.startWatching = watch }
         return state
+    }
+
+    /// The suite's path, and its symlink's target when it is one whose folder exists (a watch
+    /// makes a missing folder, which a dangling link's must not be).
+    private static func watchedPaths(of file: URL) -> [URL] {
+        let target = PlistFile.resolvingSymlinks(file)
+        var isFolder: ObjCBool = false
+        guard target != file,
+            FileManager.default.fileExists(atPath: target.deletingLastPathComponent().path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else { return [file] }
+        return [file, target]
     }
 
     func reload(onlyIfChanged: Bool) -> Reloaded {

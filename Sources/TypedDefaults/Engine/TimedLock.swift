@@ -13,7 +13,7 @@ package final class TimedLock: @unchecked Sendable {
     // @unchecked Sendable is sound: `isHeld`, `handedOver` and `waiters` are only touched under
     // `state`, and a waiter's `granted` is written under `state` before its semaphore is
     // signalled, and read under `state` after its wait ends.
-    private let state = NSLock()
+    private let state = SuiteLock()
     private var isHeld = false
     /// When the holder took the lock.
     private var handedOver = ContinuousClock.now
@@ -44,24 +44,30 @@ package final class TimedLock: @unchecked Sendable {
 
     /// Takes the lock, waiting for it no longer than `limit` says; returns whether it was taken.
     package func lock(_ limit: Limit) -> Bool {
-        state.lock()
-        if !isHeld {
-            isHeld = true
-            handedOver = .now
-            state.unlock()
-            return true
+        enum Turn {
+            case taken, refused
+            case waiting(Waiter, due: ContinuousClock.Instant)
         }
-        let due = dueTime(limit)
-        guard due > .now else {
-            state.unlock()
-            return false
+        let turn: Turn = state.withLock {
+            if !isHeld {
+                isHeld = true
+                handedOver = .now
+                return .taken
+            }
+            let due = dueTime(limit)
+            guard due > .now else { return .refused }
+            let waiter = Waiter(limit: limit)
+            waiters.append(waiter)
+            return .waiting(waiter, due: due)
         }
-        let waiter = Waiter(limit: limit)
-        waiters.append(waiter)
-        state.unlock()
-        wake(waiter, at: due)
-        waiter.wakeUp.wait()
-        return state.withLock { waiter.granted }
+        switch turn {
+        case .taken: return true
+        case .refused: return false
+        case .waiting(let waiter, let due):
+            wake(waiter, at: due)
+            waiter.wakeUp.wait()
+            return state.withLock { waiter.granted }
+        }
     }
 
     /// Takes the lock, waiting for it until `deadline`; returns whether it was taken.
@@ -71,17 +77,17 @@ package final class TimedLock: @unchecked Sendable {
 
     /// Hands the lock to the first waiter, or leaves it free.
     package func unlock() {
-        state.lock()
-        guard !waiters.isEmpty else {
-            isHeld = false
-            state.unlock()
-            return
+        let next: Waiter? = state.withLock {
+            guard !waiters.isEmpty else {
+                isHeld = false
+                return nil
+            }
+            let next = waiters.removeFirst()
+            next.granted = true
+            handedOver = .now
+            return next
         }
-        let next = waiters.removeFirst()
-        next.granted = true
-        handedOver = .now
-        state.unlock()
-        next.wakeUp.signal()
+        next?.wakeUp.signal()
     }
 
     /// When a waiter with `limit` gives up, as things stand. Call under `state`.
@@ -104,19 +110,21 @@ package final class TimedLock: @unchecked Sendable {
 
     /// Wakes `waiter` without the lock if it still waits and its time is up.
     private func timeOut(_ waiter: Waiter) {
-        state.lock()
-        guard let index = waiters.firstIndex(where: { $0 === waiter }) else {
-            state.unlock()
-            return
+        enum Outcome {
+            case served, expired
+            case later(ContinuousClock.Instant)
         }
-        let due = dueTime(waiter.limit)
-        if due > .now {
-            state.unlock()
-            wake(waiter, at: due)
-            return
+        let outcome: Outcome = state.withLock {
+            guard let index = waiters.firstIndex(where: { $0 === waiter }) else { return .served }
+            let due = dueTime(waiter.limit)
+            if due > .now { return .later(due) }
+            waiters.remove(at: index)
+            return .expired
         }
-        waiters.remove(at: index)
-        state.unlock()
-        waiter.wakeUp.signal()
+        switch outcome {
+        case .served: break
+        case .later(let due): wake(waiter, at: due)
+        case .expired: waiter.wakeUp.signal()
+        }
     }
 }

@@ -66,7 +66,7 @@ enum FoundationObject {
         }
     }
 
-    /// An object of the property-list class `Type` (or of the class it derives from) for a
+    /// An object of the property-list class `type` (or of the class it derives from) for a
     /// stored value: what its Swift counterpart reads, for a string, a date, data and a URL.
     static func object(of type: Any.Type, from stored: DefaultsStoredValue) throws -> NSObject {
         switch type {

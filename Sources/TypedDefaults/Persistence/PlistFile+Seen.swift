@@ -64,24 +64,32 @@ extension PlistFile {
         return (seen.values, isOwnWrite)
     }
 
-    /// Remembers what a read found: `bytes` holding `values`, or, with `nil`, no file (or an
-    /// empty one). A read of the bytes this process wrote last keeps them known as its own.
-    func rememberRead(_ bytes: Data?, holding values: [DefaultsStoredKey: StoredObject]) {
-        let fingerprint = bytes.map(Fingerprint.init)
+    /// Whether the file is still exactly this process's last write. The file's stamp is looked at
+    /// first (one `stat`), so that a watcher's look at a file this process only read, or that
+    /// another program replaced, reads no bytes before the read that takes it in.
+    func isUnchangedSinceOwnWrite() -> Bool {
+        guard let written = seen.withLock({ $0?.ownWrite }), written == FileStamp(path: url.path) else { return false }
+        return unchangedSinceSeen()?.isOwnWrite == true
+    }
+
+    /// Remembers what a read found: `bytes` holding `values`. A read of the bytes this process
+    /// wrote last keeps them known as its own.
+    func rememberRead(_ bytes: Data, holding values: [DefaultsStoredKey: StoredObject]) {
+        let fingerprint = Fingerprint(bytes)
         seen.withLock { seen in
-            guard let fingerprint else {
-                seen = nil
-                return
-            }
             if let known = seen, known.fingerprint == fingerprint { return }
             seen = Seen(fingerprint: fingerprint, values: values, ownWrite: nil)
         }
     }
 
-    /// Remembers this process's write of `bytes` holding `values`, just renamed into place at
-    /// `path`; `nil` when the write removed the file.
-    func rememberWrite(_ bytes: Data?, holding values: [DefaultsStoredKey: StoredObject], at path: String) {
-        let seen = bytes.map { Seen(fingerprint: Fingerprint($0), values: values, ownWrite: FileStamp(path: path)) }
+    /// Remembers this process's write of `bytes` holding `values`, just renamed into place.
+    func rememberWrite(_ bytes: Data, holding values: [DefaultsStoredKey: StoredObject]) {
+        let seen = Seen(fingerprint: Fingerprint(bytes), values: values, ownWrite: FileStamp(path: url.path))
         self.seen.withLock { $0 = seen }
+    }
+
+    /// Forgets what the file held: it is gone, empty or unparsable, whoever made it so.
+    func forgetSeen() {
+        seen.withLock { $0 = nil }
     }
 }

@@ -190,7 +190,7 @@ struct PlistFile: Sendable {
         let data: Data
         switch readBytes() {
         case .success(nil):
-            rememberRead(nil, holding: [:])
+            forgetSeen()
             return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
         case .success(let bytes?): data = bytes
         case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
@@ -207,7 +207,7 @@ struct PlistFile: Sendable {
         // bytes parse as the same: a removal or an empty file forgets it.
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.
-            rememberRead(nil, holding: [:])
+            forgetSeen()
             return changedWhileRead() ?? Read(contents: .values([:]), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
@@ -215,7 +215,7 @@ struct PlistFile: Sendable {
             rememberRead(data, holding: values)
             return Read(contents: .values(values), isEmptyFile: false, identity: identity)
         } catch {
-            rememberRead(nil, holding: [:])
+            forgetSeen()
             return changedWhileRead() ?? Read(contents: .unparsable(error), isEmptyFile: false, identity: identity)
         }
     }
@@ -239,14 +239,14 @@ struct PlistFile: Sendable {
             removeStaleTemporaries(beside: target)
             if contents.isEmpty, target == url {
                 try DurableFile.remove(url)
-                rememberWrite(nil, holding: [:], at: url.path)
+                forgetSeen()
                 return
             }
             let data = try BinaryPropertyList.data(contents)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             try DurableFile.replace(target, with: data, newFileMode: 0o600)
-            rememberWrite(data, holding: contents, at: url.path)
+            rememberWrite(data, holding: contents)
         } catch {
             throw .writeFailed(path: url.path, underlying: error)
         }

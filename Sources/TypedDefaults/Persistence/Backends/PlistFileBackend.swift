@@ -63,7 +63,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func reload(onlyIfChanged: Bool) -> Reloaded {
-        if onlyIfChanged, file.unchangedSinceSeen()?.isOwnWrite == true {
+        if onlyIfChanged, file.isUnchangedSinceOwnWrite() {
             return .unchanged
         }
         // A file that does not parse or cannot be read is left for the next change or read; a

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 enum Theme: String, CaseIterable, DefaultsValueConvertible {
     case light, dark, system

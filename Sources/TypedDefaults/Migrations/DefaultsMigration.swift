@@ -171,7 +171,7 @@ extension DefaultsMigration {
     /// Each key whose value the body changed is stored, and each key it removed is removed.
     ///
     /// - Parameters:
-    ///   - summary: what the step does, as a ``DefaultsMigrationReport`` and
+    ///   - summary: what the step does, as a dry run (`DefaultsMigrationReport`) and
     ///     ``DefaultsError/migrationFailed(version:step:underlying:)`` name it.
     ///   - body: reads and changes the stored values of the suite; an error it throws fails the
     ///     step, and nothing it changed is stored.

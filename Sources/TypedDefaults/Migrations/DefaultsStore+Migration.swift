@@ -63,21 +63,12 @@ extension DefaultsStore {
         }
     }
 
-    /// What each step the suite has not run yet would change, without writing anything: for a
-    /// review, a log line, or a command-line `--dry-run`. It reads the suite as it is on disk,
-    /// under its lock; this process's writes not yet flushed stay pending.
-    ///
-    /// ```swift
-    /// for step in try store.pendingMigrations(steps) {
-    ///     print("version \(step.version): \(step.summary)")
-    ///     for change in step.changes { print("  \(change)") }
-    /// }
-    /// ```
-    ///
-    /// Each step sees what the steps before it would have left. A step that would fail is
-    /// reported with its error, and the steps after it are not listed.
-    public func pendingMigrations(_ steps: [DefaultsMigration]) throws(DefaultsError) -> [DefaultsMigrationReport] {
-        var reports: [DefaultsMigrationReport] = []
+    /// What each step the suite has not run yet would change, without writing anything, for
+    /// `TypedDefaultsSchema`'s dry run. It reads the suite as it is on disk, under its lock;
+    /// each step sees what the steps before it would have left, and a step that would fail
+    /// ends the list with its error.
+    package func previewMigrations(_ steps: [DefaultsMigration]) throws(DefaultsError) -> [MigrationPreview] {
+        var reports: [MigrationPreview] = []
         try state.commitEdit(committingPending: false) { edit in
             var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
             let current = (try? Self.version(in: work[Self.migrationVersionKey])) ?? 0
@@ -87,13 +78,13 @@ extension DefaultsStore {
                     try step.apply(&work)
                 } catch {
                     reports.append(
-                        DefaultsMigrationReport(
+                        MigrationPreview(
                             version: index + 1, summary: step.summary, changes: [],
                             error: .migrationFailed(version: index + 1, step: step.summary, underlying: error)))
                     return
                 }
                 reports.append(
-                    DefaultsMigrationReport(
+                    MigrationPreview(
                         version: index + 1, summary: step.summary, changes: work.changes(since: before), error: nil))
                 work.moves = []
             }
@@ -135,6 +126,6 @@ extension DefaultsStore {
     /// The version a stored object records; none stored is version 0.
     private static func version(in object: StoredObject?) throws -> Int {
         guard let object else { return 0 }
-        return try Int(_propertyListObject: object.object)
+        return try Int(bridgedObject: object.object)
     }
 }

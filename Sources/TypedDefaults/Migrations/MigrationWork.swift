@@ -58,16 +58,16 @@ struct MigrationWork {
 
 extension MigrationWork {
     /// The changes made since `before`, described, sorted by key; moves to other suites last.
-    func changes(since before: MigrationWork) -> [DefaultsMigrationReport.Change] {
+    func changes(since before: MigrationWork) -> [MigrationPreview.Change] {
         let describe = { (object: StoredObject?) in object.map { StoredObject.describe($0.object) } }
-        let local = changes.keys.sorted().compactMap { key -> DefaultsMigrationReport.Change? in
+        let local = changes.keys.sorted().compactMap { key -> MigrationPreview.Change? in
             let (old, new) = (before[stored: key], self[stored: key])
             guard !StoredObject.same(old, new) else { return nil }
-            return DefaultsMigrationReport.Change(
+            return MigrationPreview.Change(
                 key: key.name, suite: nil, oldValue: describe(old), newValue: describe(new))
         }
         let moved = moves.map { move in
-            DefaultsMigrationReport.Change(
+            MigrationPreview.Change(
                 key: move.key, suite: move.store.state.location, oldValue: nil, newValue: describe(move.object))
         }
         return local + moved

@@ -1,39 +1,57 @@
 /// A type whose stored ``Setting`` properties can be listed, to build a settings screen or a
-/// command-line listing without naming each one.
+/// command-line listing without naming each one, and to publish their schema.
 ///
 /// ```swift
 /// struct AppSettings: SettingsCatalog {
 ///     @Setting(.theme, title: "Theme") var theme
 ///     @Setting("fontSize", title: "Font size", range: 8...72, step: 2) var fontSize = 12
 /// }
-///
-/// for setting in AppSettings().catalog {
-///     print("\(setting.title) (\(setting.key), \(setting.swiftType)): \(setting.formattedValue)")
-/// }
 /// ```
 ///
-/// The catalog lists every `Setting` and every `UserDefault` stored in the type, in declaration
-/// order (a class's superclass first), and the settings of any stored property that is itself
-/// a catalog. A `UserDefault` is listed as a setting titled with its key; declare a `Setting`
-/// to give it a title, info, a range or options.
+/// The listing, `catalog`, and the schema a catalog publishes come with `TypedDefaultsSchema`,
+/// as the descriptions tools read: an app that only declares its settings needs nothing more
+/// than this conformance. A catalog holds every `Setting` and every `UserDefault` stored in the
+/// type, in declaration order (a class's superclass first), and the settings of any stored
+/// property that is itself a catalog. A `UserDefault` is listed as a setting titled with its
+/// key; declare a `Setting` to give it a title, info, a range or options.
 public protocol SettingsCatalog {}
 
-extension SettingsCatalog {
-    /// Every setting declared in the catalog, as it is now.
-    public var catalog: [SettingDescription] {
-        SettingsCatalogListing.settings(in: Mirror(reflecting: self))
+/// What a catalog lists of one setting, whatever its value type. `TypedDefaultsSchema` gives it
+/// to users as its `SettingDescription`; the core only gathers it.
+package struct CatalogEntry: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
+        case flag
+        case number(min: String, max: String, step: String)
+        case choice(options: [Option])
+        case value
     }
+
+    package struct Option: Sendable, Hashable {
+        package let value: DefaultsStoredValue?
+        package let title: String
+        package let isSelected: Bool
+    }
+
+    package let key: String
+    package let swiftType: String
+    package let title: String
+    package let info: String
+    package let formattedDefaultValue: String
+    package let formattedValue: String
+    package let hasStoredValue: Bool
+    package let kind: Kind
 }
 
 /// Finds a catalog's settings by reflection.
 package enum SettingsCatalogListing {
-    static func settings(in mirror: Mirror) -> [SettingDescription] {
-        let inherited = mirror.superclassMirror.map(settings(in:)) ?? []
+    /// The entries of a catalog's settings, superclasses' first, nested catalogs' in place.
+    package static func entries(in mirror: Mirror) -> [CatalogEntry] {
+        let inherited = mirror.superclassMirror.map(entries(in:)) ?? []
         return inherited
-            + mirror.children.flatMap { child -> [SettingDescription] in
+            + mirror.children.flatMap { child -> [CatalogEntry] in
                 switch child.value {
-                case let setting as any DescribableSetting: [setting.settingDescription]
-                case let nested as any SettingsCatalog: nested.catalog
+                case let setting as any DescribableSetting: [setting.catalogEntry]
+                case let nested as any SettingsCatalog: entries(in: Mirror(reflecting: nested))
                 default: []
                 }
             }
@@ -42,19 +60,19 @@ package enum SettingsCatalogListing {
 
 /// A setting that can describe itself without its value type being known.
 protocol DescribableSetting {
-    var settingDescription: SettingDescription { get }
+    var catalogEntry: CatalogEntry { get }
     var schemaDeclaration: any SchemaDeclaration { get }
 }
 
 extension Setting: DescribableSetting {
-    var settingDescription: SettingDescription {
+    var catalogEntry: CatalogEntry {
         let value = wrappedValue
-        let kind: SettingDescription.Kind
+        let kind: CatalogEntry.Kind
         if let options = declaredOptions {
             let selected = options.position(value)
             kind = .choice(
                 options: options.values.enumerated().map { index, option in
-                    SettingDescription.Option(
+                    CatalogEntry.Option(
                         value: DefaultsStoredValue(storing: option, key: property.key), title: formatted(option),
                         isSelected: index == selected)
                 })
@@ -65,7 +83,7 @@ extension Setting: DescribableSetting {
         } else {
             kind = .value
         }
-        return SettingDescription(
+        return CatalogEntry(
             key: property.key, swiftType: String(describing: Value.self), title: title, info: info,
             formattedDefaultValue: formatted(property.defaultValue), formattedValue: formatted(value),
             hasStoredValue: property.hasStoredValue,
@@ -76,22 +94,22 @@ extension Setting: DescribableSetting {
 /// A plain `@UserDefault` property of a catalog is listed too, as a ``Setting`` without a title
 /// would be: titled with its key, a flag for a `Bool`, a choice of an enum's cases, else a value.
 extension UserDefault: DescribableSetting {
-    var settingDescription: SettingDescription {
+    var catalogEntry: CatalogEntry {
         let value = wrappedValue
-        let kind: SettingDescription.Kind
+        let kind: CatalogEntry.Kind
         if Value.self == Bool.self {
             kind = .flag
         } else if let cases = Self.everyCase(selecting: value) {
             kind = .choice(
                 options: cases.map { option in
-                    SettingDescription.Option(
+                    CatalogEntry.Option(
                         value: DefaultsStoredValue(storing: option.value, key: key),
                         title: ValueDescription.describe(option.value), isSelected: option.isSelected)
                 })
         } else {
             kind = .value
         }
-        return SettingDescription(
+        return CatalogEntry(
             key: key, swiftType: String(describing: Value.self), title: key, info: "",
             formattedDefaultValue: ValueDescription.describe(defaultValue),
             formattedValue: ValueDescription.describe(value), hasStoredValue: hasStoredValue, kind: kind)

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Testing
+import TypedDefaultsSchema
 
 @testable import DefaultsProbe
 @testable import TypedDefaults

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import TypedDefaults
+@testable import TypedDefaultsSchema
 
 extension DefaultsKeys {
     static let catalogTheme = DefaultsKey<Theme>("catalog.theme", default: .system)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 // The snippets of the package's public API, compiled and exercised as written.
 

@@ -1,5 +1,20 @@
-/// One entry of a ``SettingsCatalog``: what a settings screen or listing needs to show a
-/// setting, whatever its value type.
+import TypedDefaults
+
+extension SettingsCatalog {
+    /// Every setting declared in the catalog, as it is now, in declaration order.
+    ///
+    /// ```swift
+    /// for setting in AppSettings().catalog {
+    ///     print("\(setting.title) (\(setting.key), \(setting.swiftType)): \(setting.formattedValue)")
+    /// }
+    /// ```
+    public var catalog: [SettingDescription] {
+        SettingsCatalogListing.entries(in: Mirror(reflecting: self)).map(SettingDescription.init)
+    }
+}
+
+/// One entry of a `SettingsCatalog`'s ``TypedDefaults/SettingsCatalog/catalog``: what a
+/// settings screen or listing needs to show a setting, whatever its value type.
 ///
 /// ```swift
 /// for setting in settings.catalog {
@@ -31,7 +46,7 @@ public struct SettingDescription: Sendable, Hashable {
     /// ```
     public struct Option: Sendable, Hashable {
         /// The option as the suite stores it, so that a screen or tool that picks it can write
-        /// it (``DefaultsStore/editStoredValues(_:)``); `nil` for a value that cannot be
+        /// it (`DefaultsStore.editStoredValues(_:)`); `nil` for a value that cannot be
         /// stored as a property list value. Two options with equal titles differ here.
         public let value: DefaultsStoredValue?
         /// The option, formatted as the setting formats its value.
@@ -49,7 +64,7 @@ public struct SettingDescription: Sendable, Hashable {
     /// The key the value is stored under.
     public let key: String
     /// The value's type, as Swift writes it: `Int`, `Optional<String>`, `Theme`; named as
-    /// `DefaultsSchema.Key.swiftType` (TypedDefaultsSchema) names it.
+    /// ``DefaultsSchema/Key/swiftType`` names it.
     public let swiftType: String
     /// The setting's title.
     public let title: String
@@ -76,5 +91,21 @@ public struct SettingDescription: Sendable, Hashable {
         self.formattedValue = formattedValue
         self.hasStoredValue = hasStoredValue
         self.kind = kind
+    }
+
+    init(_ entry: CatalogEntry) {
+        let kind: Kind =
+            switch entry.kind {
+            case .flag: .flag
+            case .number(let min, let max, let step): .number(min: min, max: max, step: step)
+            case .choice(let options):
+                .choice(
+                    options: options.map { Option(value: $0.value, title: $0.title, isSelected: $0.isSelected) })
+            case .value: .value
+            }
+        self.init(
+            key: entry.key, swiftType: entry.swiftType, title: entry.title, info: entry.info,
+            formattedDefaultValue: entry.formattedDefaultValue, formattedValue: entry.formattedValue,
+            hasStoredValue: entry.hasStoredValue, kind: kind)
     }
 }

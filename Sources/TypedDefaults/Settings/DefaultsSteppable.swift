@@ -13,27 +13,76 @@
 /// @Setting("volume", title: "Volume", range: 0...1, step: 0.1) var volume = 0.5
 /// ```
 ///
-/// Its requirements are the library's plumbing for ``Setting/increase(wrapping:)`` and
-/// ``Setting/decrease(wrapping:)``, so they begin with an underscore, which keeps them out of code
-/// completion.
-public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric, Sendable {
-    /// All the values of the type, the bounds of a numeric setting declared without any.
-    static var _steppingRange: ClosedRange<Self> { get }
+/// The library's integer types, `Double` and `Float` step as described above. A numeric type of
+/// your own can conform too (`extension Decimal: @retroactive DefaultsSteppable {}`): it steps by
+/// adding and subtracting the step, kept within the setting's range, so declare it with one.
+public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric, Sendable {}
+
+extension DefaultsSteppable {
+    /// The bounds of a numeric setting declared without any: all the values of the type, for
+    /// the library's numbers; `nil` for a type of the app's own.
+    static var fullRange: ClosedRange<Self>? {
+        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else { return nil }
+        func range<Number: SteppingArithmetic>(_: Number.Type) -> ClosedRange<Self>? {
+            let range = Number.steppingRange
+            guard let lower = range.lowerBound as? Self, let upper = range.upperBound as? Self else { return nil }
+            return lower...upper
+        }
+        return range(arithmetic)
+    }
+
+    /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
+    /// lower bound of `range`, kept within `range`.
+    static func steppedValue(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else {
+            let moved = upward ? value + step : value - step
+            return Swift.min(Swift.max(moved, range.lowerBound), range.upperBound)
+        }
+        func stepped<Number: SteppingArithmetic>(_: Number.Type) -> Self? {
+            guard let value = value as? Number, let step = step as? Number,
+                let lower = range.lowerBound as? Number, let upper = range.upperBound as? Number
+            else { return nil }
+            return Number.stepped(value, by: step, upward: upward, within: lower...upper) as? Self
+        }
+        return stepped(arithmetic) ?? value
+    }
+
+    /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
+    /// as to `upper`: how a number declared with options finds the nearest one.
+    static func valueIsNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
+        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else {
+            return value - lower <= upper - value
+        }
+        func isNearer<Number: SteppingArithmetic>(_: Number.Type) -> Bool {
+            guard let value = value as? Number, let lower = lower as? Number, let upper = upper as? Number else {
+                return true
+            }
+            return Number.isNearerToLower(value, between: lower, and: upper)
+        }
+        return isNearer(arithmetic)
+    }
+}
+
+/// The stepping of the library's numbers: exact for integers at their limits, free of drift for
+/// floating point.
+protocol SteppingArithmetic: Comparable {
+    /// All the values of the type.
+    static var steppingRange: ClosedRange<Self> { get }
 
     /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
     /// lower bound of `range`, kept within `range`. A negative step counts as its magnitude; a
     /// zero step goes straight to the bound.
-    static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
+    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
 
     /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
-    /// as to `upper`: how a number declared with options finds the nearest one.
-    static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool
+    /// as to `upper`.
+    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool
 }
 
-extension DefaultsSteppable where Self: FixedWidthInteger {
-    public static var _steppingRange: ClosedRange<Self> { .min ... .max }
+extension SteppingArithmetic where Self: FixedWidthInteger {
+    static var steppingRange: ClosedRange<Self> { .min ... .max }
 
-    public static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride != 0 else { return upward ? upper : lower }
@@ -51,16 +100,16 @@ extension DefaultsSteppable where Self: FixedWidthInteger {
         return below == 0 ? lower : lower &+ Self(truncatingIfNeeded: below - stride)
     }
 
-    public static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
+    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
         // Distances as magnitudes: exact even between Int.min and Int.max.
         Magnitude(truncatingIfNeeded: value &- lower) <= Magnitude(truncatingIfNeeded: upper &- value)
     }
 }
 
-extension DefaultsSteppable where Self: BinaryFloatingPoint & LosslessStringConvertible {
-    public static var _steppingRange: ClosedRange<Self> { -.infinity ... .infinity }
+extension SteppingArithmetic where Self: BinaryFloatingPoint & LosslessStringConvertible {
+    static var steppingRange: ClosedRange<Self> { -.infinity ... .infinity }
 
-    public static func _stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride > 0, stride.isFinite else { return upward ? upper : lower }
@@ -79,7 +128,7 @@ extension DefaultsSteppable where Self: BinaryFloatingPoint & LosslessStringConv
         return Swift.min(Swift.max(decimal, lower), upper)
     }
 
-    public static func _isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
+    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
         value - lower <= upper - value
     }
 
@@ -106,15 +155,15 @@ extension DefaultsSteppable where Self: BinaryFloatingPoint & LosslessStringConv
     }
 }
 
-extension Int: DefaultsSteppable {}
-extension Int8: DefaultsSteppable {}
-extension Int16: DefaultsSteppable {}
-extension Int32: DefaultsSteppable {}
-extension Int64: DefaultsSteppable {}
-extension UInt: DefaultsSteppable {}
-extension UInt8: DefaultsSteppable {}
-extension UInt16: DefaultsSteppable {}
-extension UInt32: DefaultsSteppable {}
-extension UInt64: DefaultsSteppable {}
-extension Double: DefaultsSteppable {}
-extension Float: DefaultsSteppable {}
+extension Int: DefaultsSteppable, SteppingArithmetic {}
+extension Int8: DefaultsSteppable, SteppingArithmetic {}
+extension Int16: DefaultsSteppable, SteppingArithmetic {}
+extension Int32: DefaultsSteppable, SteppingArithmetic {}
+extension Int64: DefaultsSteppable, SteppingArithmetic {}
+extension UInt: DefaultsSteppable, SteppingArithmetic {}
+extension UInt8: DefaultsSteppable, SteppingArithmetic {}
+extension UInt16: DefaultsSteppable, SteppingArithmetic {}
+extension UInt32: DefaultsSteppable, SteppingArithmetic {}
+extension UInt64: DefaultsSteppable, SteppingArithmetic {}
+extension Double: DefaultsSteppable, SteppingArithmetic {}
+extension Float: DefaultsSteppable, SteppingArithmetic {}

@@ -56,12 +56,18 @@ extension Setting where Value: DefaultsSteppable {
     }
 
     /// The lowest value: the first option of a number declared with options, the lower bound
-    /// of the range, or the type's lowest value.
-    public var min: Value { declaredOptions?.values.first ?? stepping?.min ?? Value._steppingRange.lowerBound }
+    /// of the range, or the type's lowest value (for a type of your own declared without a
+    /// range, the value itself: such a setting does not step).
+    public var min: Value {
+        declaredOptions?.values.first ?? stepping?.min ?? Value.fullRange?.lowerBound ?? wrappedValue
+    }
 
     /// The highest value: the last option of a number declared with options, the upper bound
-    /// of the range, or the type's highest value.
-    public var max: Value { declaredOptions?.values.last ?? stepping?.max ?? Value._steppingRange.upperBound }
+    /// of the range, or the type's highest value (the value itself for a type of your own
+    /// declared without a range).
+    public var max: Value {
+        declaredOptions?.values.last ?? stepping?.max ?? Value.fullRange?.upperBound ?? wrappedValue
+    }
 
     /// How far ``increase(wrapping:)`` and ``decrease(wrapping:)`` move; 1 unless declared
     /// otherwise. A number declared with options moves from option to option instead.
@@ -86,7 +92,7 @@ extension Setting: NumberSetting where Value: DefaultsSteppable {
             if wrapping && value == (upward ? range.upperBound : range.lowerBound) {
                 value = upward ? range.lowerBound : range.upperBound
             } else {
-                value = Value._stepped(value, by: step, upward: upward, within: range)
+                value = Value.steppedValue(value, by: step, upward: upward, within: range)
             }
         }
     }

@@ -70,7 +70,7 @@ extension Setting {
                 if low == sorted.count { return sorted[low - 1] }
                 if sorted[low] == value || low == 0 { return sorted[low] }
                 let (below, above) = (sorted[low - 1], sorted[low])
-                return Number._isNearerToLower(value, between: below, and: above) ? below : above
+                return Number.valueIsNearerToLower(value, between: below, and: above) ? below : above
             }
             return rule as? DefaultsRule<Value>
         }

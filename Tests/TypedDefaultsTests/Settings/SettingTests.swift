@@ -117,6 +117,18 @@ extension DefaultsKeys {
         #expect(!level.isAtMax)
     }
 
+    @Test func aNumberTypeOfTheAppsOwnStepsByItsArithmeticWithinItsRange() {
+        let price = Setting(
+            wrappedValue: Decimal(string: "0.5") ?? 0, "price", range: 0...1, step: Decimal(string: "0.3") ?? 0,
+            store: .inMemory())
+        #expect(walk(price, 3).map { "\($0)" } == ["0.8", "1", "1"], "overshooting lands on the bound")
+        #expect(walk(price, 4, upward: false).map { "\($0)" } == ["0.7", "0.4", "0.1", "0"])
+        let unbounded = Setting(wrappedValue: Decimal(7), "unbounded", store: .inMemory())
+        #expect(unbounded.min == 7 && unbounded.max == 7, "no bounds to step within")
+        #expect(walk(unbounded, 1) == [7])
+        #expect(unbounded.isAtMin && unbounded.isAtMax)
+    }
+
     @Test func valuesStayInBoundsHoweverTheyAreSet() throws {
         let suite = try TestSuite()
         let volume = Setting(.volume, range: 0...1, step: 0.1, store: suite.store)
@@ -239,3 +251,6 @@ extension DefaultsKeys {
         #expect(player.speed == 5)
     }
 }
+
+/// A number type of the app's own, stepped by its own arithmetic.
+extension Decimal: DefaultsSteppable {}

@@ -21,14 +21,18 @@ extension Array: DefaultsValueConvertible where Element: DefaultsValueConvertibl
 }
 
 extension Array: DefaultsValue where Element: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+    public var _propertyListObject: Any {
+        map(\._propertyListObject) as [Any]
+    }
+}
+
+extension Array: MemoryBridge where Element: PropertyListBridged {}
+
+extension Array: PropertyListBridged where Element: PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         guard let elements = StoredObject.array(object) else {
             throw DefaultsTypeMismatch(expected: [Element].self, found: object)
         }
-        self = try Located.map(elements, Element.init(_propertyListObject:))
-    }
-
-    public var _propertyListObject: Any {
-        map(\._propertyListObject) as [Any]
+        self = try Located.map(elements, Element.init(bridgedObject:))
     }
 }

@@ -89,17 +89,21 @@ struct DuplicateDictionaryKey: Error, CustomStringConvertible {
 }
 
 extension Dictionary: DefaultsValue where Key == String, Value: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+    public var _propertyListObject: Any {
+        mapValues(\._propertyListObject) as [String: Any]
+    }
+}
+
+extension Dictionary: MemoryBridge where Key == String, Value: PropertyListBridged {}
+
+extension Dictionary: PropertyListBridged where Key == String, Value: PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         guard let entries = StoredObject.dictionary(object) else {
             throw DefaultsTypeMismatch(expected: [String: Value].self, found: object)
         }
         self.init(minimumCapacity: entries.count)
         for (key, entry) in entries {
-            self[key] = try Located.entry(key) { try Value(_propertyListObject: entry) }
+            self[key] = try Located.entry(key) { try Value(bridgedObject: entry) }
         }
-    }
-
-    public var _propertyListObject: Any {
-        mapValues(\._propertyListObject) as [String: Any]
     }
 }

@@ -110,7 +110,7 @@ enum FoundationObject {
     private static func value<Value: DefaultsValueConvertible>(_ type: Value.Type, from stored: DefaultsStoredValue)
         throws -> Value
     {
-        try Value(defaultsRepresentation: Value.DefaultsRepresentation(_propertyListObject: stored.propertyListObject))
+        try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: stored.propertyListObject))
     }
 
     /// The stored value of a Foundation object; refused, saying where in it, when it holds

@@ -15,7 +15,7 @@ import Foundation
 // A stored dictionary that lacks a field, or holds a field that is not a number, is a type
 // mismatch. Infinity and NaN round-trip, as they do for `Double`.
 
-extension CGFloat: DefaultsFloatingPoint {}
+extension CGFloat: DefaultsFloatingPoint, PropertyListBridged {}
 
 extension CGPoint: DefaultsValueConvertible {
     public init(defaultsRepresentation stored: [String: Double]) throws {

@@ -30,19 +30,23 @@ extension Optional: DefaultsValueConvertible where Wrapped: DefaultsValueConvert
 }
 
 extension Optional: DefaultsValue where Wrapped: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
-        switch NilMarker.depth(of: object) {
-        case nil: self = .some(try Wrapped(_propertyListObject: object))
-        case 0: self = .none
-        case let depth?: self = .some(try Wrapped(_propertyListObject: NilMarker.object(depth: depth - 1)))
-        }
-    }
-
     public var _propertyListObject: Any {
         guard let wrapped = self else { return NilMarker.object(depth: 0) }
         let object = wrapped._propertyListObject
         if let depth = NilMarker.depth(of: object) { return NilMarker.object(depth: depth + 1) }
         return object
+    }
+}
+
+extension Optional: MemoryBridge where Wrapped: PropertyListBridged {}
+
+extension Optional: PropertyListBridged where Wrapped: PropertyListBridged {
+    init(bridgedObject object: Any) throws {
+        switch NilMarker.depth(of: object) {
+        case nil: self = .some(try Wrapped(bridgedObject: object))
+        case 0: self = .none
+        case let depth?: self = .some(try Wrapped(bridgedObject: NilMarker.object(depth: depth - 1)))
+        }
     }
 }
 

@@ -5,7 +5,7 @@ enum Conversion {
     ) -> Result<Value, DefaultsError> {
         do {
             return .success(
-                try Value(defaultsRepresentation: Value.DefaultsRepresentation(_propertyListObject: object.object)))
+                try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: object.object)))
         } catch {
             return .failure(.reading(key, error))
         }

@@ -6,13 +6,13 @@ import Foundation
 /// ```swift
 /// @UserDefault("avatar") var avatar = Data()
 /// ```
-extension Data: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+extension Data: DefaultsValue {}
+
+extension Data: PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         guard let value = object as? Data else {
             throw DefaultsTypeMismatch(expected: Data.self, found: object)
         }
         self = value
     }
-
-    public var _propertyListObject: Any { self }
 }

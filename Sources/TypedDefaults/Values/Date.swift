@@ -11,8 +11,8 @@ import Foundation
 /// ```swift
 /// @UserDefault("lastSync") var lastSync = Date.distantPast
 /// ```
-extension Date: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+extension Date: DefaultsValue, PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         if let date = object as? Date {
             self = date
             return

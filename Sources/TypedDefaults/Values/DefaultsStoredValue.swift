@@ -110,8 +110,8 @@ extension DefaultsStoredValue {
 
 /// Stored as itself, so a key can hold any property-list value:
 /// `@UserDefault("extras") var extras = DefaultsStoredValue.dictionary([:])`.
-extension DefaultsStoredValue: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+extension DefaultsStoredValue: DefaultsValue, PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         guard let value = DefaultsStoredValue(propertyListObject: object) else {
             throw DefaultsTypeMismatch(expected: DefaultsStoredValue.self, found: object)
         }

@@ -5,23 +5,21 @@
 /// type is ultimately stored as one of them. You rarely conform a type yourself; convert it to an
 /// existing one with ``DefaultsValueConvertible`` instead.
 ///
-/// A conformance bridges the value to the object handed to `UserDefaults` and back. Reading is
-/// strict: an object of another type throws ``DefaultsTypeMismatch`` rather than being coerced,
-/// so a stored `"42"` never reads as the integer `42`. The bridge is the library's plumbing, so
-/// its two requirements begin with an underscore, which keeps them out of code completion.
+/// The set is the library's: it bridges each of these types to the object `UserDefaults` holds
+/// and back, and a conformance of your own (to this protocol or to its families,
+/// ``DefaultsInteger`` and ``DefaultsFloatingPoint``) is refused at its first read with a typed
+/// error. Reading is strict: an object of another type throws ``DefaultsTypeMismatch``
+/// rather than being coerced, so a stored `"42"` never reads as the integer `42`.
 ///
 /// ```swift
 /// @UserDefault("count") var count = 0   // Int is a DefaultsValue: stored as a number
 /// ```
 public protocol DefaultsValue: DefaultsValueConvertible where DefaultsRepresentation == Self {
-    /// Reads a value from an object that `UserDefaults` returned.
-    ///
-    /// - Throws: ``DefaultsTypeMismatch`` when the object is not a valid value of this type.
-    init(_propertyListObject: Any) throws
-
-    /// The object handed to `UserDefaults`. It must be a property-list object (`String`,
-    /// a number, `Bool`, `Data`, `Date`, or arrays and `String`-keyed dictionaries of these):
-    /// anything else is refused before it reaches `UserDefaults`, which would crash on Linux.
+    /// The object handed to `UserDefaults`: the library's plumbing, so it begins with an
+    /// underscore, which keeps it out of code completion. It must be a property-list object
+    /// (`String`, a number, `Bool`, `Data`, `Date`, or arrays and `String`-keyed dictionaries of
+    /// these): anything else is refused before it reaches `UserDefaults`, which would crash on
+    /// Linux.
     var _propertyListObject: Any { get }
 }
 
@@ -34,5 +32,24 @@ extension DefaultsValue {
     /// A native value is its own representation.
     public func defaultsRepresentation() -> Self {
         self
+    }
+
+    /// A value that `UserDefaults` holds as it is (`String`, `Data`, `Bool`) is its own object.
+    public var _propertyListObject: Any { self }
+}
+
+/// How a native value is read back from the object `UserDefaults` returned. Only the library's
+/// own native types conform; ``NativeBridge`` finds the conformance once per key.
+protocol PropertyListBridged: MemoryBridge {
+    /// Reads a value from an object that `UserDefaults` returned.
+    ///
+    /// - Throws: ``DefaultsTypeMismatch`` when the object is not a valid value of this type.
+    init(bridgedObject: Any) throws
+}
+
+extension DefaultsValue {
+    /// The value read from an object that `UserDefaults` returned.
+    init(storedObject object: Any) throws {
+        self = try NativeBridge<Self>().read(object)
     }
 }

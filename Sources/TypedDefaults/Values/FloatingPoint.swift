@@ -10,10 +10,13 @@
 /// ```swift
 /// @UserDefault("volume") var volume: Float = 0.8
 /// ```
+///
+/// The family is the library's: store a number type of your own through
+/// ``DefaultsValueConvertible``, as a `Double`.
 public protocol DefaultsFloatingPoint: BinaryFloatingPoint, DefaultsValue {}
 
 extension DefaultsFloatingPoint {
-    public init(_propertyListObject object: Any) throws {
+    init(floatingPointObject object: Any) throws {
         switch StoredObject.number(object) {
         case .floating(let stored): self.init(stored)
         case .signed(let stored): self.init(stored)
@@ -25,5 +28,10 @@ extension DefaultsFloatingPoint {
     public var _propertyListObject: Any { Double(self) }
 }
 
-extension Double: DefaultsFloatingPoint {}
-extension Float: DefaultsFloatingPoint {}
+/// Every floating-point type of the family reads alike.
+extension PropertyListBridged where Self: DefaultsFloatingPoint {
+    init(bridgedObject object: Any) throws { try self.init(floatingPointObject: object) }
+}
+
+extension Double: DefaultsFloatingPoint, PropertyListBridged {}
+extension Float: DefaultsFloatingPoint, PropertyListBridged {}

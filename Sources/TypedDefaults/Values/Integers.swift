@@ -9,10 +9,13 @@
 /// ```swift
 /// @UserDefault("largest") var largest = UInt64.max
 /// ```
+///
+/// The family is the library's: store an integer type of your own through
+/// ``DefaultsValueConvertible``, as an `Int` or a `String`.
 public protocol DefaultsInteger: FixedWidthInteger, DefaultsValue {}
 
 extension DefaultsInteger {
-    public init(_propertyListObject object: Any) throws {
+    init(integerObject object: Any) throws {
         let value: Self?
         switch StoredObject.number(object) {
         case .signed(let stored): value = Self(exactly: stored)
@@ -31,13 +34,18 @@ extension DefaultsInteger {
     }
 }
 
-extension Int: DefaultsInteger {}
-extension Int8: DefaultsInteger {}
-extension Int16: DefaultsInteger {}
-extension Int32: DefaultsInteger {}
-extension Int64: DefaultsInteger {}
-extension UInt: DefaultsInteger {}
-extension UInt8: DefaultsInteger {}
-extension UInt16: DefaultsInteger {}
-extension UInt32: DefaultsInteger {}
-extension UInt64: DefaultsInteger {}
+/// Every integer of the family reads alike.
+extension PropertyListBridged where Self: DefaultsInteger {
+    init(bridgedObject object: Any) throws { try self.init(integerObject: object) }
+}
+
+extension Int: DefaultsInteger, PropertyListBridged {}
+extension Int8: DefaultsInteger, PropertyListBridged {}
+extension Int16: DefaultsInteger, PropertyListBridged {}
+extension Int32: DefaultsInteger, PropertyListBridged {}
+extension Int64: DefaultsInteger, PropertyListBridged {}
+extension UInt: DefaultsInteger, PropertyListBridged {}
+extension UInt8: DefaultsInteger, PropertyListBridged {}
+extension UInt16: DefaultsInteger, PropertyListBridged {}
+extension UInt32: DefaultsInteger, PropertyListBridged {}
+extension UInt64: DefaultsInteger, PropertyListBridged {}

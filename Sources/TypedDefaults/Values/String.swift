@@ -4,13 +4,13 @@
 /// ```swift
 /// @UserDefault("greeting") var greeting = "Hello"
 /// ```
-extension String: DefaultsValue {
-    public init(_propertyListObject object: Any) throws {
+extension String: DefaultsValue {}
+
+extension String: PropertyListBridged {
+    init(bridgedObject object: Any) throws {
         guard let value = object as? String else {
             throw DefaultsTypeMismatch(expected: String.self, found: object)
         }
         self = value
     }
-
-    public var _propertyListObject: Any { self }
 }

@@ -126,7 +126,7 @@ import Testing
         let deep = (0..<300).reduce([Any]()) { inner, _ in [inner] as [Any] }
         #expect(DefaultsStoredValue(propertyListObject: deep) == nil)
         #expect(DefaultsStoredValue(propertyListObject: ["a": [1, 2.5, true, "s"]] as [String: Any]) != nil)
-        #expect(throws: (any Error).self) { try DefaultsStoredValue(_propertyListObject: NSObject()) }
+        #expect(throws: (any Error).self) { try DefaultsStoredValue(bridgedObject: NSObject()) }
     }
 
     @Test func typedValuesAreListedWithHowTheyWereEncoded() throws {

@@ -201,12 +201,21 @@ import TypedDefaults
         try expectFailedRead(Data([1, 2, 3]), as: Legacy(), isCorrupt)
     }
 
-    @Test func aCustomValueThatIsNotAPropertyListIsRefused() throws {
+    @Test func aNativeValueOfTheAppsOwnIsRefusedWithoutTouchingTheSuite() throws {
+        try expectFailedRead("kept", as: NotStorable()) { "\($0)".contains("NotStorable") }
         let suite = try TestSuite()
+        suite.plant("kept", forKey: "weird")
+        let before = try suite.fileBytes()
         @UserDefault("weird", store: DefaultsStore(suite.defaults)) var weird = NotStorable()
         let (_, reported) = ReportedErrors.during { weird = NotStorable() }
-        #expect(reported.count == 1)
-        #expect(!$weird.hasStoredValue)
+        guard case .encodingFailed(let key, let underlying)? = reported.first else {
+            Issue.record("expected an encoding failure, got \(reported)")
+            return
+        }
+        #expect(key == "weird")
+        #expect("\(underlying)".contains("NotStorable"))
+        #expect($weird.hasStoredValue)
+        #expect(try suite.fileBytes() == before, "the stored value was touched")
     }
 
     /// CoreFoundation refuses a file nested 512 levels deep, Python's plistlib one nested 332;
@@ -284,9 +293,5 @@ final class Legacy: NSObject, NSSecureCoding, DefaultsValueConvertible {
     init?(coder: NSCoder) {}
 }
 
-/// A native value whose object `UserDefaults` would crash on.
-struct NotStorable: Equatable, DefaultsValue {
-    init() {}
-    init(_propertyListObject: Any) {}
-    var _propertyListObject: Any { Set([1]) }
-}
+/// A "native" value of the app's own: the library has no bridge for it to a property list.
+struct NotStorable: Equatable, DefaultsValue {}

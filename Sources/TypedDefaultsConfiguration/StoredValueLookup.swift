@@ -67,7 +67,11 @@
                 }
                 var current: DefaultsStoredValue? = container
                 for member in components[split...] {
-                    current = current?.dictionaryValue?[DefaultsStoredKey(member)]
+                    guard case .dictionary(let entries)? = current else {
+                        current = nil
+                        break
+                    }
+                    current = entries[DefaultsStoredKey(member)]
                 }
                 if let current { return current }
             }
@@ -96,13 +100,13 @@
             case .string: string(value).map(ConfigContent.string)
             case .int: int(value).map(ConfigContent.int)
             case .double: double(value).map(ConfigContent.double)
-            case .bool: value.boolValue.map(ConfigContent.bool)
-            case .bytes: value.dataValue.map { .bytes(Array($0)) }
+            case .bool: bool(value).map(ConfigContent.bool)
+            case .bytes: data(value).map { .bytes(Array($0)) }
             case .stringArray: elements(value, string).map(ConfigContent.stringArray)
             case .intArray: elements(value, int).map(ConfigContent.intArray)
             case .doubleArray: elements(value, double).map(ConfigContent.doubleArray)
-            case .boolArray: elements(value, \.boolValue).map(ConfigContent.boolArray)
-            case .byteChunkArray: elements(value, { $0.dataValue.map { Array($0) } }).map(ConfigContent.byteChunkArray)
+            case .boolArray: elements(value, bool).map(ConfigContent.boolArray)
+            case .byteChunkArray: elements(value, { data($0).map { Array($0) } }).map(ConfigContent.byteChunkArray)
             }
         }
 
@@ -115,7 +119,19 @@
         }
 
         private static func int(_ value: DefaultsStoredValue) -> Int? {
-            value.intValue
+            switch value {
+            case .integer(let number): Int(exactly: number)
+            case .unsignedInteger(let number): Int(exactly: number)
+            default: nil
+            }
+        }
+
+        private static func bool(_ value: DefaultsStoredValue) -> Bool? {
+            if case .boolean(let flag) = value { flag } else { nil }
+        }
+
+        private static func data(_ value: DefaultsStoredValue) -> Data? {
+            if case .data(let bytes) = value { bytes } else { nil }
         }
 
         private static func double(_ value: DefaultsStoredValue) -> Double? {
@@ -132,7 +148,7 @@
         private static func elements<Element>(
             _ value: DefaultsStoredValue, _ convert: (DefaultsStoredValue) -> Element?
         ) -> [Element]? {
-            guard let values = value.arrayValue else { return nil }
+            guard case .array(let values) = value else { return nil }
             var converted: [Element] = []
             converted.reserveCapacity(values.count)
             for element in values {

@@ -2,6 +2,26 @@ import Foundation
 import TypedDefaults
 
 extension DefaultsStoredValue {
+    /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,
+    /// `[String: Any]`), or `nil` for an object that is not a property list, or one that nests
+    /// deeper than a suite may hold.
+    ///
+    /// A `[String: Any]` cannot hold two keys that differ only in their Unicode normalization;
+    /// values read with `DefaultsStore.storedValues()` or ``init(propertyList:)`` keep both.
+    ///
+    /// ```swift
+    /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)
+    /// ```
+    public init?(propertyListObject object: Any) {
+        self.init(plistObject: object)
+    }
+
+    /// The value as the Swift objects the engine writes: `Int` for an integer, `UInt64` above
+    /// `Int64.max`, `Double`, `[Any]` and `[String: Any]`. A dictionary with two keys that are
+    /// equal as Swift strings is an object of the engine's own, which only TypedDefaults reads
+    /// and writes (`UserDefaults.set` refuses it).
+    public var propertyListObject: Any { plistObject }
+
     /// Reads a property list — binary, XML or OpenStep — as a stored value: a backup to import,
     /// a file another program wrote.
     ///

@@ -56,14 +56,14 @@ enum HistoryWorker {
     static func migrations(all: Bool) -> [DefaultsMigration] {
         let first: [DefaultsMigration] = [
             .editStoredValues("count the first step's runs") { values in
-                values["m.first"] = .integer(Int64(values["m.first"]?.intValue ?? 0) + 1)
+                values["m.first"] = .integer(Int64(values["m.first"]?.value(as: Int.self) ?? 0) + 1)
             },
             .renameKey("legacy", to: "renamed"),
         ]
         guard all else { return first }
         return first + [
             .editStoredValues("count the third step's runs") { values in
-                values["m.third"] = .integer(Int64(values["m.third"]?.intValue ?? 0) + 1)
+                values["m.third"] = .integer(Int64(values["m.third"]?.value(as: Int.self) ?? 0) + 1)
             }
         ]
     }

@@ -26,7 +26,7 @@ extension Decimal: DefaultsValueConvertible {
         case .real(let value): number = value.isFinite ? DecimalText.parse("\(value)") : nil
         default: number = nil
         }
-        guard let number else { throw DefaultsTypeMismatch(expected: Decimal.self, found: stored.propertyListObject) }
+        guard let number else { throw DefaultsTypeMismatch(expected: Decimal.self, found: stored.plistObject) }
         self = number
     }
 

@@ -85,22 +85,22 @@ enum FoundationObject {
             default: break
             }
         case is NSArray.Type:
-            if case .array = stored, let elements = StoredObject.array(stored.propertyListObject) {
+            if case .array = stored, let elements = StoredObject.array(stored.plistObject) {
                 return NSArray(array: elements)
             }
         case is NSDictionary.Type:
-            if case .dictionary = stored, let entries = StoredObject.dictionary(stored.propertyListObject) {
+            if case .dictionary = stored, let entries = StoredObject.dictionary(stored.plistObject) {
                 return NSDictionary(dictionary: entries)
             }
         default: break
         }
-        throw DefaultsTypeMismatch(expected: type, found: stored.propertyListObject)
+        throw DefaultsTypeMismatch(expected: type, found: stored.plistObject)
     }
 
     /// The stored value of a Swift value, as the value itself is stored.
     private static func stored<Value: DefaultsValueConvertible>(_ value: Value) throws -> DefaultsStoredValue {
         let object = try value.defaultsRepresentation()._propertyListObject
-        guard let stored = DefaultsStoredValue(propertyListObject: object) else {
+        guard let stored = DefaultsStoredValue(plistObject: object) else {
             throw NotAPropertyList(type: Value.self)
         }
         return stored
@@ -110,14 +110,14 @@ enum FoundationObject {
     private static func value<Value: DefaultsValueConvertible>(_ type: Value.Type, from stored: DefaultsStoredValue)
         throws -> Value
     {
-        try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: stored.propertyListObject))
+        try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: stored.plistObject))
     }
 
     /// The stored value of a Foundation object; refused, saying where in it, when it holds
     /// something that is no property list or nests deeper than a suite may hold.
     static func storedValue(of object: NSObject, as typeName: String) throws -> DefaultsStoredValue {
         let propertyList = propertyList(object)
-        if let value = DefaultsStoredValue(propertyListObject: propertyList) { return value }
+        if let value = DefaultsStoredValue(plistObject: propertyList) { return value }
         throw StoredObject.storageProblem(propertyList)?.error(valueType: typeName)
             ?? NotAPropertyList(type: type(of: object))
     }

@@ -38,7 +38,7 @@ extension URL: DefaultsValueConvertible {
             // Checked whole first: corelibs crashes on a crafted NSURL archive (`NS.base` the URL itself).
             self = try KeyedArchive.unarchive(NSURL.self, from: data) as URL
         default:
-            throw DefaultsTypeMismatch(expected: URL.self, found: stored.propertyListObject)
+            throw DefaultsTypeMismatch(expected: URL.self, found: stored.plistObject)
         }
     }
 

@@ -29,7 +29,7 @@ extension DefaultsStore {
     /// if case .integer(let size)? = store.storedValue(forKey: "fontSize") { print("stored:", size) }
     /// ```
     public func storedValue(forKey key: String) -> DefaultsStoredValue? {
-        state.storedObject(state.slot(for: key)).flatMap { DefaultsStoredValue(propertyListObject: $0.object) }
+        state.storedObject(state.slot(for: key)).flatMap { DefaultsStoredValue(plistObject: $0.object) }
     }
 
     /// Changes the suite's stored values as one atomic edit, under the suite's cross-process
@@ -122,7 +122,7 @@ extension DefaultsStoredValue {
     {
         var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
         for (key, object) in contents {
-            guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
+            guard let value = DefaultsStoredValue(plistObject: object.object) else {
                 throw .typeMismatch(
                     key: key.name, expected: "a property-list value", found: StoredObject.describe(object.object))
             }

@@ -1,14 +1,14 @@
 import Foundation
 
-/// A stored value written as a literal and read through typed accessors, so that a setting of
-/// mixed values reads and writes like a JSON value (Defaults' `AnySerializable`):
+/// A stored value written as a literal and read as any type, so that a setting of mixed values
+/// reads and writes like a JSON value (Defaults' `AnySerializable`):
 ///
 /// ```swift
 /// @UserDefault("layout") var layout: [String: DefaultsStoredValue] = ["columns": 3, "tags": [true, "x"]]
 ///
 /// layout["columns"] = 4
-/// let columns = layout["columns"]?.intValue       // 4
-/// let first = layout["tags"]?[0]?.boolValue       // true
+/// let columns = layout["columns"]?.value(as: Int.self)     // 4
+/// let first = layout["tags"]?[0]?.value(as: Bool.self)     // true
 /// ```
 ///
 /// Integer literals are ``integer(_:)``, floating-point literals ``real(_:)``. There is no `nil`
@@ -43,54 +43,22 @@ extension DefaultsStoredValue: ExpressibleByStringLiteral, ExpressibleByIntegerL
 }
 
 extension DefaultsStoredValue {
-    /// The string, for a ``string(_:)``.
-    public var stringValue: String? {
-        if case .string(let value) = self { value } else { nil }
-    }
-
-    /// The integer, for an ``integer(_:)`` or ``unsignedInteger(_:)`` that `Int` holds.
-    public var intValue: Int? {
-        switch self {
-        case .integer(let value): Int(exactly: value)
-        case .unsignedInteger(let value): Int(exactly: value)
-        default: nil
-        }
-    }
-
-    /// The number as a `Double`: a ``real(_:)``, or an integer (rounded to the nearest `Double`
-    /// beyond 2^53).
-    public var doubleValue: Double? {
-        switch self {
-        case .real(let value): value
-        case .integer(let value): Double(value)
-        case .unsignedInteger(let value): Double(value)
-        default: nil
-        }
-    }
-
-    /// The flag, for a ``boolean(_:)``.
-    public var boolValue: Bool? {
-        if case .boolean(let value) = self { value } else { nil }
-    }
-
-    /// The date, for a ``date(_:)``.
-    public var dateValue: Date? {
-        if case .date(let value) = self { value } else { nil }
-    }
-
-    /// The bytes, for a ``data(_:)``.
-    public var dataValue: Data? {
-        if case .data(let value) = self { value } else { nil }
-    }
-
-    /// The elements, for an ``array(_:)``.
-    public var arrayValue: [DefaultsStoredValue]? {
-        if case .array(let values) = self { values } else { nil }
-    }
-
-    /// The entries, for a ``dictionary(_:)``.
-    public var dictionaryValue: [DefaultsStoredKey: DefaultsStoredValue]? {
-        if case .dictionary(let values) = self { values } else { nil }
+    /// The value read as a `Value`, by the rules a key of that type reads by; `nil` when it is
+    /// not one. Any type the library stores reads, as Defaults' `AnySerializable.get(_:)`
+    /// reads:
+    ///
+    /// ```swift
+    /// let columns = layout["columns"]?.value(as: Int.self)      // 4
+    /// let theme = layout["theme"]?.value(as: Theme.self)        // an enum, by its raw value
+    /// let tags = layout["tags"]?.value(as: [DefaultsStoredValue].self)
+    /// ```
+    ///
+    /// An integer reads as a `Double`, and a number as a `Date` (its interval since the
+    /// reference date), as a stored one does; a `Bool` never reads as a number, nor a number as
+    /// a `Bool`. Match a case (`if case .dictionary(let entries) = value`) to keep a
+    /// dictionary's keys exactly as stored.
+    public func value<Value: DefaultsValueConvertible>(as type: Value.Type = Value.self) -> Value? {
+        try? Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: plistObject))
     }
 
     /// The element at `index` of an array; `nil` for another value or an index out of range.

@@ -29,18 +29,10 @@ public enum DefaultsStoredValue: Sendable, Hashable {
     /// (see ``DefaultsStoredKey``).
     case dictionary([DefaultsStoredKey: DefaultsStoredValue])
 
-    /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,
-    /// `[String: Any]`), or `nil` for an object that is not a property list, or one that nests
-    /// deeper than a suite may hold.
-    ///
-    /// A `[String: Any]` cannot hold two keys that differ only in their Unicode normalization;
-    /// values read with ``DefaultsStore/storedValues()`` or TypedDefaultsSchema's
-    /// `init(propertyList:)` keep both.
-    ///
-    /// ```swift
-    /// let value = DefaultsStoredValue(propertyListObject: UserDefaults.standard.object(forKey: "count") as Any)
-    /// ```
-    public init?(propertyListObject object: Any) {
+    /// The value of a property-list object as Foundation returns it, or `nil` for an object
+    /// that is not a property list, or one that nests deeper than a suite may hold.
+    /// `TypedDefaultsSchema` gives it to users as `init(propertyListObject:)`.
+    package init?(plistObject object: Any) {
         self.init(object, depth: 0)
     }
 
@@ -79,11 +71,9 @@ public enum DefaultsStoredValue: Sendable, Hashable {
         }
     }
 
-    /// The value as the Swift objects the engine writes: `Int` for an integer, `UInt64` above
-    /// `Int64.max`, `Double`, `[Any]` and `[String: Any]`. A dictionary with two keys that are
-    /// equal as Swift strings is an object of the engine's own, which only TypedDefaults reads
-    /// and writes (`UserDefaults.set` refuses it).
-    public var propertyListObject: Any {
+    /// The value as the Swift objects the engine writes; `TypedDefaultsSchema` gives it to
+    /// users as `propertyListObject`.
+    package var plistObject: Any {
         switch self {
         case .string(let value): value
         case .integer(let value): Int(exactly: value).map { $0 as Any } ?? value
@@ -92,8 +82,8 @@ public enum DefaultsStoredValue: Sendable, Hashable {
         case .boolean(let value): value
         case .date(let value): value
         case .data(let value): value
-        case .array(let values): values.map(\.propertyListObject)
-        case .dictionary(let values): StoredObject.dictionaryObject(values.mapValues(\.propertyListObject))
+        case .array(let values): values.map(\.plistObject)
+        case .dictionary(let values): StoredObject.dictionaryObject(values.mapValues(\.plistObject))
         }
     }
 }
@@ -102,7 +92,7 @@ extension DefaultsStoredValue {
     /// `value` as a suite would store it under `key`; `nil` when it cannot be stored.
     package init?<Value: DefaultsValueConvertible>(storing value: Value, key: String) {
         guard case .success(let stored) = Conversion.encode(value, key: key),
-            let storedValue = DefaultsStoredValue(propertyListObject: stored.object)
+            let storedValue = DefaultsStoredValue(plistObject: stored.object)
         else { return nil }
         self = storedValue
     }
@@ -112,11 +102,11 @@ extension DefaultsStoredValue {
 /// `@UserDefault("extras") var extras = DefaultsStoredValue.dictionary([:])`.
 extension DefaultsStoredValue: DefaultsValue, PropertyListBridged {
     init(bridgedObject object: Any) throws {
-        guard let value = DefaultsStoredValue(propertyListObject: object) else {
+        guard let value = DefaultsStoredValue(plistObject: object) else {
             throw DefaultsTypeMismatch(expected: DefaultsStoredValue.self, found: object)
         }
         self = value
     }
 
-    public var _propertyListObject: Any { propertyListObject }
+    public var _propertyListObject: Any { plistObject }
 }

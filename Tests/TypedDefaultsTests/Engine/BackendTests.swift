@@ -148,7 +148,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         let observation = store.observe(count) { change in heard.withLock { $0.append(change.newValue) } }
         defer { observation.cancel() }
         let after = try backend.commit(["name": "Ada"], before: .now + .seconds(5)) { values in
-            values["count"] = .integer(Int64((values["count"]?.intValue ?? 0) + 1))
+            values["count"] = .integer(Int64((values["count"]?.value(as: Int.self) ?? 0) + 1))
         }
         let expected: [DefaultsStoredKey: DefaultsStoredValue] = ["count": .integer(2), "name": .string("Ada")]
         #expect(after == expected)

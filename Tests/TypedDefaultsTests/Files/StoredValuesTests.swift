@@ -117,6 +117,19 @@ import Testing
         #expect(overflow.description.contains("outside"))
     }
 
+    @Test func aStoredValueReadsAsAnyTypeByTheRulesOfAKeyOfThatType() {
+        #expect(DefaultsStoredValue.string("dark").value(as: Theme.self) == .dark)
+        #expect(DefaultsStoredValue.string("sepia").value(as: Theme.self) == nil, "no such case")
+        #expect(DefaultsStoredValue.integer(3).value(as: Double.self) == 3)
+        #expect(DefaultsStoredValue.integer(300).value(as: UInt8.self) == nil, "never truncated")
+        #expect(DefaultsStoredValue.real(0.5).value(as: Date.self) == Date(timeIntervalSinceReferenceDate: 0.5))
+        #expect(DefaultsStoredValue.integer(1).value(as: Bool.self) == nil)
+        #expect(DefaultsStoredValue.boolean(true).value(as: Int.self) == nil)
+        #expect(DefaultsStoredValue.array([1, 2]).value(as: [Int].self) == [1, 2])
+        #expect(DefaultsStoredValue.array([1, "x"]).value(as: [Int].self) == nil, "read whole or not at all")
+        #expect(DefaultsStoredValue.dictionary(["a": 1]).value(as: [String: Int?].self) == ["a": 1])
+    }
+
     @Test func objectsThatAreNoPropertyListAreRefused() {
         #expect(DefaultsStoredValue(propertyListObject: NSObject()) == nil)
         #expect(DefaultsStoredValue(propertyListObject: Set([1])) == nil)

@@ -29,7 +29,7 @@ import TypedDefaultsSchema
             #"{ "title": "a\/b \u00e9", "origin": {"y": 1.0}, "tags": ["x"], "scale": 2.0, "height": 720, "width": 1280 }"#
         let stored = try DefaultsSchema.ValueType.json.storedForm(of: .string(given))
         #expect(stored == .string(try Self.written(window)))
-        #expect(try Window(defaultsRepresentation: try #require(stored.stringValue)) == window)
+        #expect(try Window(defaultsRepresentation: try #require(stored.value(as: String.self))) == window)
         // The library's own write is already in that form.
         let own = try Self.written(Window())
         #expect(try DefaultsSchema.ValueType.json.storedForm(of: .string(own)) == .string(own))

@@ -169,11 +169,11 @@ private struct Preferences: Hashable {
         let layout = UserDefault<[String: DefaultsStoredValue]>(
             wrappedValue: ["columns": 3, "tags": [true, "x", 1.5], "nested": ["on": false]], "layout",
             store: suite.store)
-        #expect(layout.wrappedValue["columns"]?.intValue == 3)
-        #expect(layout.wrappedValue["tags"]?[1]?.stringValue == "x")
-        #expect(layout.wrappedValue["tags"]?[2]?.doubleValue == 1.5)
+        #expect(layout.wrappedValue["columns"]?.value(as: Int.self) == 3)
+        #expect(layout.wrappedValue["tags"]?[1]?.value(as: String.self) == "x")
+        #expect(layout.wrappedValue["tags"]?[2]?.value(as: Double.self) == 1.5)
         #expect(layout.wrappedValue["tags"]?[3] == nil)
-        #expect(layout.wrappedValue["nested"]?["on"]?.boolValue == false)
+        #expect(layout.wrappedValue["nested"]?["on"]?.value(as: Bool.self) == false)
 
         layout.wrappedValue["columns"] = 4
         layout.wrappedValue["nested"]?["on"] = true
@@ -184,10 +184,10 @@ private struct Preferences: Hashable {
         let stored = try #require(DefaultsStoredValue(propertyListObject: (file as? [String: Any])?["layout"] as Any))
         #expect(stored["columns"] == 4)
         #expect(stored["nested"]?["on"] == true)
-        #expect(stored["when"]?.dateValue == Date(timeIntervalSinceReferenceDate: 0.5))
+        #expect(stored["when"]?.value(as: Date.self) == Date(timeIntervalSinceReferenceDate: 0.5))
         #expect(stored["tags"] == [true, "x", 1.5])
-        #expect(DefaultsStoredValue.integer(.max).intValue == Int.max)
-        #expect(DefaultsStoredValue.unsignedInteger(.max).intValue == nil)
+        #expect(DefaultsStoredValue.integer(.max).value(as: Int.self) == Int.max)
+        #expect(DefaultsStoredValue.unsignedInteger(.max).value(as: Int.self) == nil)
         #expect(DefaultsStoredValue.string("x")["k"] == nil)
     }
 }

@@ -51,7 +51,7 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
         try suite.store.flush()
         #expect(suite.defaults.string(forKey: "greeting") == "hi")
         #expect(suite.defaults.dictionary(forKey: "limits")?["max"] as? Int == 20)
-        #expect(anything["b"]?[0]?.doubleValue == 1.5)
+        #expect(anything["b"]?[0]?.value(as: Double.self) == 1.5)
         #expect((suite.defaults.dictionary(forKey: "anything")?["b"] as? [Double]) == [1.5])
     }
 

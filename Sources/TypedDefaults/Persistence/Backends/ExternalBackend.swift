@@ -64,13 +64,13 @@ struct ExternalBackend: StoreBackend {
     }
 
     private static func object(_ value: DefaultsStoredValue) -> StoredObject {
-        StoredObject(value.propertyListObject)
+        StoredObject(value.plistObject)
     }
 
     private static func value(_ object: StoredObject, key: DefaultsStoredKey) throws(DefaultsError)
         -> DefaultsStoredValue
     {
-        guard let value = DefaultsStoredValue(propertyListObject: object.object) else {
+        guard let value = DefaultsStoredValue(plistObject: object.object) else {
             throw .encodingFailed(key: key.name, underlying: NotAPropertyList(type: type(of: object.object)))
         }
         return value

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsSchema
 
 // Untyped values: `DefaultsStoredValue` and Foundation's property-list
 // classes, with the JSON text `DefaultsStoredValue(json:)` reads.

@@ -11,8 +11,20 @@ enum Conversion {
         }
     }
 
-    /// The object to store for `value`, refusing anything `UserDefaults` would crash on.
+    /// The object to store for `value`, refusing anything `UserDefaults` would crash on, and a
+    /// value of a type that would not read back.
     static func encode<Value: DefaultsValueConvertible>(_ value: Value, key: String) -> Result<
+        StoredObject, DefaultsError
+    > {
+        guard NativeBridge<Value.DefaultsRepresentation>.isNative else {
+            return .failure(
+                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+        }
+        return encodeNative(value, key: key)
+    }
+
+    /// ``encode(_:key:)`` for a caller that checked once that `Value`'s representation is native.
+    static func encodeNative<Value: DefaultsValueConvertible>(_ value: Value, key: String) -> Result<
         StoredObject, DefaultsError
     > {
         let object: Any

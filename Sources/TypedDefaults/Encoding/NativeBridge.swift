@@ -8,6 +8,10 @@ struct NativeBridge<Native: DefaultsValue> {
         memory = (Native.self as? any PropertyListBridged.Type) ?? Refused<Native>.self
     }
 
+    /// Whether `Native` is one of the library's own native types, which alone read back: a
+    /// value of any other is refused when written, so that what a write stores always reads.
+    static var isNative: Bool { Native.self is any PropertyListBridged.Type }
+
     /// The value read from an object that `UserDefaults` returned. The bridge was found for
     /// `Native` itself, so the memory it initializes holds a `Native`.
     func read(_ object: Any) throws -> Native {
@@ -34,5 +38,17 @@ extension PropertyListBridged {
 
 /// The reading of a ``DefaultsValue`` of the app's own: refused.
 private enum Refused<Native>: MemoryBridge {
-    static func read(_: Any, into _: UnsafeMutableRawPointer) throws { throw NotAPropertyList(type: Native.self) }
+    static func read(_: Any, into _: UnsafeMutableRawPointer) throws { throw NotANativeType(type: Native.self) }
+}
+
+/// A ``DefaultsValue`` conformance of the app's own: the library reads only its own native
+/// types, so such a value is refused when written and when read.
+struct NotANativeType: Error, CustomStringConvertible {
+    let type: Any.Type
+
+    var description: String {
+        "\(type) declares itself a DefaultsValue, but only the library's own types are (String, numbers, "
+            + "Bool, Data, Date, and arrays, dictionaries and optionals of them): declare it "
+            + "DefaultsValueConvertible, stored as one of them"
+    }
 }

@@ -15,9 +15,17 @@
     @usableFromInline let rules: [DefaultsRule<Value>]
     /// Kept alive here: the slot holds them weakly.
     let didSetHandlers: [DidSetHandler<Value>]
-    /// Whether `Value` is an `Optional`, whose `nil` may remove the key: checked once here,
-    /// not with a dynamic cast on every write.
-    private let isOptional: Bool
+    /// What a write of `Value` takes, found once here, not with dynamic casts on every write.
+    private let writing: Writing
+
+    private enum Writing {
+        /// A value stored as one of the library's native types.
+        case value
+        /// An `Optional` stored so, whose `nil` may remove the key.
+        case optional
+        /// A value stored as a `DefaultsValue` of the app's own, which would not read back.
+        case refused
+    }
 
     /// Binds `key` in `state`. `declaring` a typed key's value type lets the state report one
     /// name used with two types.
@@ -29,7 +37,14 @@
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
-        isOptional = Value.self is any OptionalValue.Type
+        writing =
+            if !NativeBridge<Value.DefaultsRepresentation>.isNative {
+                .refused
+            } else if Value.self is any OptionalValue.Type {
+                .optional
+            } else {
+                .value
+            }
         slot = state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
         serial = state.serial
     }
@@ -59,9 +74,10 @@
         rules.applied(to: value, defaultValue: defaultSource.value)
     }
 
-    /// Whether assigning `value` should remove the key: it is `nil`, and so is the default.
+    /// Whether assigning `value` should remove the key: it is `nil`, and so is the default. For
+    /// an optional `Value` only, as ``writing`` tells.
     private func removes(_ value: Value) -> Bool {
-        guard isOptional, let value = value as? any OptionalValue, value.isNil else { return false }
+        guard let value = value as? any OptionalValue, value.isNil else { return false }
         return (defaultSource.value as? any OptionalValue)?.isNil ?? false
     }
 
@@ -76,11 +92,19 @@
     /// Encodes and stores `value`, caching `decoded` as its decode.
     @usableFromInline
     func store(_ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability) {
-        if removes(value) {
-            reset(in: state, durability: durability)
+        switch writing {
+        case .value: break
+        case .optional:
+            if removes(value) {
+                reset(in: state, durability: durability)
+                return
+            }
+        case .refused:
+            DefaultsError.report(
+                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
             return
         }
-        switch Conversion.encode(value, key: key) {
+        switch Conversion.encodeNative(value, key: key) {
         case .success(let object):
             state.write(object, caching: decoded, to: slot, durability: durability)
         case .failure(let error):
@@ -179,7 +203,7 @@
                 value = self.applyingRules(to: value)
                 body(&value)
                 value = self.applyingRules(to: value)
-                if self.removes(value) { return nil }
+                if case .optional = self.writing, self.removes(value) { return nil }
                 switch Conversion.encode(value, key: self.key) {
                 case .success(let object):
                     return object

@@ -13,76 +13,92 @@
 /// @Setting("volume", title: "Volume", range: 0...1, step: 0.1) var volume = 0.5
 /// ```
 ///
-/// The library's integer types, `Double` and `Float` step as described above. A numeric type of
-/// your own can conform too (`extension Decimal: @retroactive DefaultsSteppable {}`): it steps by
-/// adding and subtracting the step, kept within the setting's range, so declare it with one.
+/// Any integer or floating-point type of your own steps so too when it conforms
+/// (`extension Int128: @retroactive DefaultsSteppable {}`). Another numeric type of your own,
+/// such as `Decimal`, steps by adding and subtracting the step, landing on the bound a step
+/// would pass, with no grid; a zero step goes straight to the bound, a negative one counts as
+/// its magnitude. Declare such a setting with a range: without one it has no bounds to step
+/// within, and does not step.
 public protocol DefaultsSteppable: DefaultsValueConvertible, Comparable, Numeric, Sendable {}
 
 extension DefaultsSteppable {
-    /// The bounds of a numeric setting declared without any: all the values of the type, for
-    /// the library's numbers; `nil` for a type of the app's own.
+    // Each type opened below is `Self`, as the cast that found it proved: the casts of values
+    // between the two only tell the compiler so.
+
+    /// The bounds of a numeric setting declared without any: all the values of an integer or
+    /// floating-point type; `nil` for another type, which then has none.
     static var fullRange: ClosedRange<Self>? {
-        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else { return nil }
-        func range<Number: SteppingArithmetic>(_: Number.Type) -> ClosedRange<Self>? {
-            let range = Number.steppingRange
-            guard let lower = range.lowerBound as? Self, let upper = range.upperBound as? Self else { return nil }
+        func integers<Integer: FixedWidthInteger>(_: Integer.Type) -> ClosedRange<Self>? {
+            guard let lower = Integer.min as? Self, let upper = Integer.max as? Self else { return nil }
             return lower...upper
         }
-        return range(arithmetic)
+        func floatingPoints<Number: BinaryFloatingPoint>(_: Number.Type) -> ClosedRange<Self>? {
+            guard let lower = -Number.infinity as? Self, let upper = Number.infinity as? Self else { return nil }
+            return lower...upper
+        }
+        if let type = Self.self as? any FixedWidthInteger.Type { return integers(type) }
+        if let type = Self.self as? any BinaryFloatingPoint.Type { return floatingPoints(type) }
+        return nil
     }
 
-    /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
-    /// lower bound of `range`, kept within `range`.
+    /// The value one step up (or down) from `value`, kept within `range`: on the grid of `step`s
+    /// that starts at the lower bound for an integer or floating-point type.
     static func steppedValue(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
-        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else {
-            let moved = upward ? value + step : value - step
-            return Swift.min(Swift.max(moved, range.lowerBound), range.upperBound)
+        func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Self? {
+            guard let value = value as? Integer, let step = step as? Integer,
+                let lower = range.lowerBound as? Integer, let upper = range.upperBound as? Integer
+            else { return nil }
+            return Integer.steppedOnGrid(value, by: step, upward: upward, within: lower...upper) as? Self
         }
-        func stepped<Number: SteppingArithmetic>(_: Number.Type) -> Self? {
+        func floatingPoint<Number: BinaryFloatingPoint & LosslessStringConvertible>(_: Number.Type) -> Self? {
             guard let value = value as? Number, let step = step as? Number,
                 let lower = range.lowerBound as? Number, let upper = range.upperBound as? Number
             else { return nil }
-            return Number.stepped(value, by: step, upward: upward, within: lower...upper) as? Self
+            return Number.steppedOnGrid(value, by: step, upward: upward, within: lower...upper) as? Self
         }
-        return stepped(arithmetic) ?? value
+        if let type = Self.self as? any FixedWidthInteger.Type, let stepped = integer(type) { return stepped }
+        if let type = Self.self as? any (BinaryFloatingPoint & LosslessStringConvertible).Type,
+            let stepped = floatingPoint(type)
+        {
+            return stepped
+        }
+        return plainlyStepped(value, by: step, upward: upward, within: range)
+    }
+
+    /// A step by adding or subtracting, for a numeric type that is neither an integer nor a
+    /// floating-point type: no grid, and never past a bound.
+    private static func plainlyStepped(
+        _ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>
+    ) -> Self {
+        let (lower, upper) = (range.lowerBound, range.upperBound)
+        let stride = step < .zero ? .zero - step : step
+        guard stride != .zero else { return upward ? upper : lower }
+        let value = Swift.min(Swift.max(value, lower), upper)
+        if upward { return upper - value <= stride ? upper : value + stride }
+        return value - lower <= stride ? lower : value - stride
     }
 
     /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
     /// as to `upper`: how a number declared with options finds the nearest one.
     static func valueIsNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
-        guard let arithmetic = Self.self as? any SteppingArithmetic.Type else {
-            return value - lower <= upper - value
-        }
-        func isNearer<Number: SteppingArithmetic>(_: Number.Type) -> Bool {
-            guard let value = value as? Number, let lower = lower as? Number, let upper = upper as? Number else {
-                return true
+        func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Bool? {
+            guard let value = value as? Integer, let lower = lower as? Integer, let upper = upper as? Integer else {
+                return nil
             }
-            return Number.isNearerToLower(value, between: lower, and: upper)
+            // Distances as magnitudes: exact even between Int.min and Int.max.
+            return Integer.Magnitude(truncatingIfNeeded: value &- lower)
+                <= Integer.Magnitude(truncatingIfNeeded: upper &- value)
         }
-        return isNearer(arithmetic)
+        if let type = Self.self as? any FixedWidthInteger.Type, let nearer = integer(type) { return nearer }
+        return value - lower <= upper - value
     }
 }
 
-/// The stepping of the library's numbers: exact for integers at their limits, free of drift for
-/// floating point.
-protocol SteppingArithmetic: Comparable {
-    /// All the values of the type.
-    static var steppingRange: ClosedRange<Self> { get }
-
+extension FixedWidthInteger {
     /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
     /// lower bound of `range`, kept within `range`. A negative step counts as its magnitude; a
-    /// zero step goes straight to the bound.
-    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self
-
-    /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
-    /// as to `upper`.
-    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool
-}
-
-extension SteppingArithmetic where Self: FixedWidthInteger {
-    static var steppingRange: ClosedRange<Self> { .min ... .max }
-
-    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+    /// zero step goes straight to the bound. Never overflows.
+    static func steppedOnGrid(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride != 0 else { return upward ? upper : lower }
@@ -99,17 +115,13 @@ extension SteppingArithmetic where Self: FixedWidthInteger {
         if remainder != 0 { return lower &+ Self(truncatingIfNeeded: below) }
         return below == 0 ? lower : lower &+ Self(truncatingIfNeeded: below - stride)
     }
-
-    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
-        // Distances as magnitudes: exact even between Int.min and Int.max.
-        Magnitude(truncatingIfNeeded: value &- lower) <= Magnitude(truncatingIfNeeded: upper &- value)
-    }
 }
 
-extension SteppingArithmetic where Self: BinaryFloatingPoint & LosslessStringConvertible {
-    static var steppingRange: ClosedRange<Self> { -.infinity ... .infinity }
-
-    static func stepped(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
+extension BinaryFloatingPoint where Self: LosslessStringConvertible {
+    /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
+    /// lower bound of `range` (at zero when no bound is finite), kept within `range`, landing on
+    /// the decimal the step and bound describe.
+    static func steppedOnGrid(_ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
         let stride = step.magnitude
         guard stride > 0, stride.isFinite else { return upward ? upper : lower }
@@ -126,10 +138,6 @@ extension SteppingArithmetic where Self: BinaryFloatingPoint & LosslessStringCon
         let target = origin + (upward ? index + 1 : index - 1) * stride
         let decimal = target.roundedToDecimals(Swift.max(step.decimalPlaces, origin.decimalPlaces))
         return Swift.min(Swift.max(decimal, lower), upper)
-    }
-
-    static func isNearerToLower(_ value: Self, between lower: Self, and upper: Self) -> Bool {
-        value - lower <= upper - value
     }
 
     /// How many decimals the shortest description of the number has: 1 for 0.1, 5 for 1e-05.
@@ -155,15 +163,15 @@ extension SteppingArithmetic where Self: BinaryFloatingPoint & LosslessStringCon
     }
 }
 
-extension Int: DefaultsSteppable, SteppingArithmetic {}
-extension Int8: DefaultsSteppable, SteppingArithmetic {}
-extension Int16: DefaultsSteppable, SteppingArithmetic {}
-extension Int32: DefaultsSteppable, SteppingArithmetic {}
-extension Int64: DefaultsSteppable, SteppingArithmetic {}
-extension UInt: DefaultsSteppable, SteppingArithmetic {}
-extension UInt8: DefaultsSteppable, SteppingArithmetic {}
-extension UInt16: DefaultsSteppable, SteppingArithmetic {}
-extension UInt32: DefaultsSteppable, SteppingArithmetic {}
-extension UInt64: DefaultsSteppable, SteppingArithmetic {}
-extension Double: DefaultsSteppable, SteppingArithmetic {}
-extension Float: DefaultsSteppable, SteppingArithmetic {}
+extension Int: DefaultsSteppable {}
+extension Int8: DefaultsSteppable {}
+extension Int16: DefaultsSteppable {}
+extension Int32: DefaultsSteppable {}
+extension Int64: DefaultsSteppable {}
+extension UInt: DefaultsSteppable {}
+extension UInt8: DefaultsSteppable {}
+extension UInt16: DefaultsSteppable {}
+extension UInt32: DefaultsSteppable {}
+extension UInt64: DefaultsSteppable {}
+extension Double: DefaultsSteppable {}
+extension Float: DefaultsSteppable {}

@@ -87,7 +87,10 @@ extension Setting: NumberSetting where Value: DefaultsSteppable {
     var isNumberAtMax: Bool { wrappedValue >= max }
 
     func stepNumber(upward: Bool, wrapping: Bool) {
-        let (step, range) = (step, min...max)
+        // Bounds that do not depend on the value, which another thread may change meanwhile:
+        // a setting with none does not step.
+        guard let range = stepping.map({ $0.min...$0.max }) ?? Value.fullRange else { return }
+        let step = step
         property.update { value in
             if wrapping && value == (upward ? range.upperBound : range.lowerBound) {
                 value = upward ? range.lowerBound : range.upperBound

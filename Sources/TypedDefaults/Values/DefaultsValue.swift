@@ -2,13 +2,13 @@
 ///
 /// `Bool`, the integer and floating-point types, `String`, `Data`, `Date`, and arrays,
 /// `String`-keyed dictionaries and optionals of these conform. Every ``DefaultsValueConvertible``
-/// type is ultimately stored as one of them. You rarely conform a type yourself; convert it to an
-/// existing one with ``DefaultsValueConvertible`` instead.
+/// type is ultimately stored as one of them.
 ///
 /// The set is the library's: it bridges each of these types to the object `UserDefaults` holds
-/// and back, and a conformance of your own (to this protocol or to its families,
-/// ``DefaultsInteger`` and ``DefaultsFloatingPoint``) is refused at its first read with a typed
-/// error. Reading is strict: an object of another type throws ``DefaultsTypeMismatch``
+/// and back. A conformance of your own (to this protocol or to its families, ``DefaultsInteger``
+/// and ``DefaultsFloatingPoint``) could be written but not read back, so it is refused, with a
+/// typed error, both when written and when read; convert such a type to one of these with
+/// ``DefaultsValueConvertible`` instead. Reading is strict: an object of another type throws ``DefaultsTypeMismatch``
 /// rather than being coerced, so a stored `"42"` never reads as the integer `42`.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ extension DefaultsValue {
 }
 
 /// How a native value is read back from the object `UserDefaults` returned. Only the library's
-/// own native types conform; ``NativeBridge`` finds the conformance once per key.
+/// own native types conform; ``NativeBridge`` finds the conformance once per read.
 protocol PropertyListBridged: MemoryBridge {
     /// Reads a value from an object that `UserDefaults` returned.
     ///

@@ -127,6 +127,19 @@ extension DefaultsKeys {
         #expect(unbounded.min == 7 && unbounded.max == 7, "no bounds to step within")
         #expect(walk(unbounded, 1) == [7])
         #expect(unbounded.isAtMin && unbounded.isAtMax)
+        #expect(!unbounded.hasStoredValue, "a setting that does not step writes nothing")
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func anIntegerTypeOfTheAppsOwnStepsOnTheGridWithoutOverflow() {
+        let wide = Setting(wrappedValue: Int128(4), "wide", range: 0...10, step: 3, store: .inMemory())
+        #expect(walk(wide, 3) == [6, 9, 10], "the grid from the lower bound, as Int steps")
+        let top = Setting(wrappedValue: Int128.max - 1, "top", range: 0...Int128.max, step: 5, store: .inMemory())
+        #expect(walk(top, 2) == [Int128.max, Int128.max])
+        let bottom = Setting(wrappedValue: UInt128(0), "bottom", range: 0...10, store: .inMemory())
+        #expect(walk(bottom, 2, upward: false) == [0, 0])
+        let full = Setting(wrappedValue: UInt128.max, "full", store: .inMemory())
+        #expect(full.max == .max && walk(full, 1) == [.max])
     }
 
     @Test func valuesStayInBoundsHoweverTheyAreSet() throws {
@@ -254,3 +267,10 @@ extension DefaultsKeys {
 
 /// A number type of the app's own, stepped by its own arithmetic.
 extension Decimal: DefaultsSteppable {}
+
+/// Integer types of the app's own, stepped as the library's integers are.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension Int128: DefaultsSteppable {}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension UInt128: DefaultsSteppable {}

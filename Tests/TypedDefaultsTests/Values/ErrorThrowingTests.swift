@@ -201,6 +201,8 @@ import TypedDefaults
         try expectFailedRead(Data([1, 2, 3]), as: Legacy(), isCorrupt)
     }
 
+    /// What a write stores always reads back: a value the library could not read is not written,
+    /// in this process or any other.
     @Test func aNativeValueOfTheAppsOwnIsRefusedWithoutTouchingTheSuite() throws {
         try expectFailedRead("kept", as: NotStorable()) { "\($0)".contains("NotStorable") }
         let suite = try TestSuite()
@@ -216,6 +218,12 @@ import TypedDefaults
         #expect("\(underlying)".contains("NotStorable"))
         #expect($weird.hasStoredValue)
         #expect(try suite.fileBytes() == before, "the stored value was touched")
+        let store = DefaultsStore.inMemory()
+        let registered = #expect(throws: DefaultsError.self) {
+            try store.register(DefaultsKey<NotStorable>("registered", default: NotStorable()))
+        }
+        #expect("\(String(describing: registered))".contains("declares itself a DefaultsValue"))
+        #expect(try store.storedValues().isEmpty)
     }
 
     /// CoreFoundation refuses a file nested 512 levels deep, Python's plistlib one nested 332;
@@ -293,5 +301,8 @@ final class Legacy: NSObject, NSSecureCoding, DefaultsValueConvertible {
     init?(coder: NSCoder) {}
 }
 
-/// A "native" value of the app's own: the library has no bridge for it to a property list.
-struct NotStorable: Equatable, DefaultsValue {}
+/// A "native" value of the app's own, whose object is a property list: the library could write
+/// it but not read it back, so it refuses it both ways.
+struct NotStorable: Equatable, DefaultsValue {
+    var _propertyListObject: Any { 21.0 }
+}

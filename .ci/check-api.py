@@ -25,8 +25,8 @@ import sys
 import tempfile
 
 BREAK = re.compile(r"API breakage: (?:[a-z]+ )+?((?:[A-Za-z_][\w]*\.)*[A-Za-z_`][^ ]*?)(?: has | is |$)")
-MODULES = ["TypedDefaults", "TypedDefaultsTestSupport", "TypedDefaultsPostgres", "TypedDefaultsConfiguration",
-           "TypedDefaultsWeb"]
+MODULES = ["TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsPostgres",
+           "TypedDefaultsConfiguration", "TypedDefaultsWeb"]
 
 
 def unreleased(changelog):

@@ -51,7 +51,7 @@ struct ForwardingBackend: DefaultsBackend {
         defer { for name in names { TestSuite.removeFiles(of: PreferencesFolder.file(forSuite: name)) } }
         let failures = DefaultsBackendConformance.check(
             makeBackend: {
-                let name = "typeddefaults-tests.review.\(UUID().uuidString)"
+                let name = "typeddefaults-tests.suite-as-backend.\(UUID().uuidString)"
                 names.append(name)
                 return try DefaultsStore(suiteName: name).backend
             },

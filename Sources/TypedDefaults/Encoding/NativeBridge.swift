@@ -47,8 +47,8 @@ struct NotANativeType: Error, CustomStringConvertible {
     let type: Any.Type
 
     var description: String {
-        "\(type) declares itself a DefaultsValue, but only the library's own types are (String, numbers, "
-            + "Bool, Data, Date, and arrays, dictionaries and optionals of them): declare it "
-            + "DefaultsValueConvertible, stored as one of them"
+        "\(type) holds a DefaultsValue of the app's own, which the library cannot read back: only its own "
+            + "types are DefaultsValues (String, numbers, Bool, Data, Date, and arrays, dictionaries and "
+            + "optionals of them); declare the type DefaultsValueConvertible, stored as one of them"
     }
 }

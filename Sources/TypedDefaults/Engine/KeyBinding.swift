@@ -23,8 +23,9 @@
         case value
         /// An `Optional` stored so, whose `nil` may remove the key.
         case optional
-        /// A value stored as a `DefaultsValue` of the app's own, which would not read back.
-        case refused
+        /// A value stored as a `DefaultsValue` of the app's own, which would not read back; an
+        /// optional one may still remove the key.
+        case refused(isOptional: Bool)
     }
 
     /// Binds `key` in `state`. `declaring` a typed key's value type lets the state report one
@@ -39,7 +40,7 @@
         self.didSetHandlers = didSetHandlers
         writing =
             if !NativeBridge<Value.DefaultsRepresentation>.isNative {
-                .refused
+                .refused(isOptional: Value.self is any OptionalValue.Type)
             } else if Value.self is any OptionalValue.Type {
                 .optional
             } else {
@@ -99,9 +100,13 @@
                 reset(in: state, durability: durability)
                 return
             }
-        case .refused:
-            DefaultsError.report(
-                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+        case .refused(let isOptional):
+            if isOptional, removes(value) {
+                reset(in: state, durability: durability)
+            } else {
+                DefaultsError.report(
+                    .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+            }
             return
         }
         switch Conversion.encodeNative(value, key: key) {
@@ -189,6 +194,12 @@
 
     /// Changes the value atomically: see ``UserDefault/update(_:)``.
     func update(in state: SuiteState, _ body: (inout Value) -> Void) {
+        // A type that would not read back is refused before anything is committed.
+        if case .refused = writing {
+            DefaultsError.report(
+                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+            return
+        }
         // Reported after the update: it runs under the suite's locks, which a handler might need.
         var problems: [DefaultsError] = []
         withoutActuallyEscaping(body) { body in

@@ -50,14 +50,14 @@ extension DefaultsSteppable {
             else { return nil }
             return Integer.steppedOnGrid(value, by: step, upward: upward, within: lower...upper) as? Self
         }
-        func floatingPoint<Number: BinaryFloatingPoint & LosslessStringConvertible>(_: Number.Type) -> Self? {
+        func floatingPoint<Number: BinaryFloatingPoint & CustomStringConvertible>(_: Number.Type) -> Self? {
             guard let value = value as? Number, let step = step as? Number,
                 let lower = range.lowerBound as? Number, let upper = range.upperBound as? Number
             else { return nil }
             return Number.steppedOnGrid(value, by: step, upward: upward, within: lower...upper) as? Self
         }
         if let type = Self.self as? any FixedWidthInteger.Type, let stepped = integer(type) { return stepped }
-        if let type = Self.self as? any (BinaryFloatingPoint & LosslessStringConvertible).Type,
+        if let type = Self.self as? any (BinaryFloatingPoint & CustomStringConvertible).Type,
             let stepped = floatingPoint(type)
         {
             return stepped
@@ -66,16 +66,21 @@ extension DefaultsSteppable {
     }
 
     /// A step by adding or subtracting, for a numeric type that is neither an integer nor a
-    /// floating-point type: no grid, and never past a bound.
+    /// floating-point type: no grid, and never past a bound. It computes only the next value,
+    /// never a distance, so a type whose arithmetic traps traps only where the step itself
+    /// leaves the type.
     private static func plainlyStepped(
         _ value: Self, by step: Self, upward: Bool, within range: ClosedRange<Self>
     ) -> Self {
         let (lower, upper) = (range.lowerBound, range.upperBound)
-        let stride = step < .zero ? .zero - step : step
-        guard stride != .zero else { return upward ? upper : lower }
+        guard step != .zero else { return upward ? upper : lower }
         let value = Swift.min(Swift.max(value, lower), upper)
-        if upward { return upper - value <= stride ? upper : value + stride }
-        return value - lower <= stride ? lower : value - stride
+        if upward {
+            guard value < upper else { return upper }
+            return Swift.min(step > .zero ? value + step : value - step, upper)
+        }
+        guard value > lower else { return lower }
+        return Swift.max(step > .zero ? value - step : value + step, lower)
     }
 
     /// Whether `value`, which lies between `lower` and `upper`, is at least as near to `lower`
@@ -117,7 +122,7 @@ extension FixedWidthInteger {
     }
 }
 
-extension BinaryFloatingPoint where Self: LosslessStringConvertible {
+extension BinaryFloatingPoint where Self: CustomStringConvertible {
     /// The value one step up (or down) from `value` on the grid of `step`s that starts at the
     /// lower bound of `range` (at zero when no bound is finite), kept within `range`, landing on
     /// the decimal the step and bound describe.

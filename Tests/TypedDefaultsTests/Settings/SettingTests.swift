@@ -130,6 +130,14 @@ extension DefaultsKeys {
         #expect(!unbounded.hasStoredValue, "a setting that does not step writes nothing")
     }
 
+    @Test func aFloatingPointTypeOfTheAppsOwnStepsWithoutDrift() {
+        let scale = Setting(wrappedValue: CGFloat(0.3), "scale", range: 0...1, step: 0.1, store: .inMemory())
+        #expect(walk(scale, 8) == [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1])
+        let price = Setting(
+            wrappedValue: Decimal(5), "price", range: 0...10, step: Decimal(-2), store: .inMemory())
+        #expect(walk(price, 3) == [7, 9, 10], "a negative step counts as its magnitude")
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func anIntegerTypeOfTheAppsOwnStepsOnTheGridWithoutOverflow() {
         let wide = Setting(wrappedValue: Int128(4), "wide", range: 0...10, step: 3, store: .inMemory())
@@ -267,6 +275,9 @@ extension DefaultsKeys {
 
 /// A number type of the app's own, stepped by its own arithmetic.
 extension Decimal: DefaultsSteppable {}
+
+/// A floating-point type of the app's own, stepped as `Double` is.
+extension CGFloat: DefaultsSteppable {}
 
 /// Integer types of the app's own, stepped as the library's integers are.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -217,12 +217,18 @@ import TypedDefaults
         #expect(key == "weird")
         #expect("\(underlying)".contains("NotStorable"))
         #expect($weird.hasStoredValue)
+        let (_, updateReports) = ReportedErrors.during { $weird.update { $0 = NotStorable() } }
+        #expect(updateReports.count == 1)
         #expect(try suite.fileBytes() == before, "the stored value was touched")
+        @UserDefault("weirdOptional", store: DefaultsStore(suite.defaults)) var optional: NotStorable? = nil
+        suite.plant("stale", forKey: "weirdOptional")
+        let (_, nilReports) = ReportedErrors.during { optional = nil }
+        #expect(nilReports.isEmpty && !$optional.hasStoredValue, "nil still removes the key")
         let store = DefaultsStore.inMemory()
         let registered = #expect(throws: DefaultsError.self) {
             try store.register(DefaultsKey<NotStorable>("registered", default: NotStorable()))
         }
-        #expect("\(String(describing: registered))".contains("declares itself a DefaultsValue"))
+        #expect("\(String(describing: registered))".contains("cannot read back"))
         #expect(try store.storedValues().isEmpty)
     }
 

@@ -26,8 +26,6 @@ extension Array: DefaultsValue where Element: DefaultsValue {
     }
 }
 
-extension Array: MemoryBridge where Element: PropertyListBridged {}
-
 extension Array: PropertyListBridged where Element: PropertyListBridged {
     init(bridgedObject object: Any) throws {
         guard let elements = StoredObject.array(object) else {

@@ -94,8 +94,6 @@ extension Dictionary: DefaultsValue where Key == String, Value: DefaultsValue {
     }
 }
 
-extension Dictionary: MemoryBridge where Key == String, Value: PropertyListBridged {}
-
 extension Dictionary: PropertyListBridged where Key == String, Value: PropertyListBridged {
     init(bridgedObject object: Any) throws {
         guard let entries = StoredObject.dictionary(object) else {

@@ -38,8 +38,6 @@ extension Optional: DefaultsValue where Wrapped: DefaultsValue {
     }
 }
 
-extension Optional: MemoryBridge where Wrapped: PropertyListBridged {}
-
 extension Optional: PropertyListBridged where Wrapped: PropertyListBridged {
     init(bridgedObject object: Any) throws {
         switch NilMarker.depth(of: object) {

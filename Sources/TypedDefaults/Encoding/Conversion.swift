@@ -16,9 +16,8 @@ enum Conversion {
     static func encode<Value: DefaultsValueConvertible>(_ value: Value, key: String) -> Result<
         StoredObject, DefaultsError
     > {
-        guard NativeBridge<Value.DefaultsRepresentation>.isNative else {
-            return .failure(
-                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+        guard Value.DefaultsRepresentation.isBridged else {
+            return .failure(NotANativeType.refusing(Value.DefaultsRepresentation.self, key: key))
         }
         return encodeNative(value, key: key)
     }

@@ -38,13 +38,12 @@
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
+        let isOptional = Value.self is any OptionalValue.Type
         writing =
-            if !NativeBridge<Value.DefaultsRepresentation>.isNative {
-                .refused(isOptional: Value.self is any OptionalValue.Type)
-            } else if Value.self is any OptionalValue.Type {
-                .optional
+            if !Value.DefaultsRepresentation.isBridged {
+                .refused(isOptional: isOptional)
             } else {
-                .value
+                isOptional ? .optional : .value
             }
         slot = state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
         serial = state.serial
@@ -104,8 +103,7 @@
             if isOptional, removes(value) {
                 reset(in: state, durability: durability)
             } else {
-                DefaultsError.report(
-                    .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+                DefaultsError.report(NotANativeType.refusing(Value.DefaultsRepresentation.self, key: key))
             }
             return
         }
@@ -196,8 +194,7 @@
     func update(in state: SuiteState, _ body: (inout Value) -> Void) {
         // A type that would not read back is refused before anything is committed.
         if case .refused = writing {
-            DefaultsError.report(
-                .encodingFailed(key: key, underlying: NotANativeType(type: Value.DefaultsRepresentation.self)))
+            DefaultsError.report(NotANativeType.refusing(Value.DefaultsRepresentation.self, key: key))
             return
         }
         // Reported after the update: it runs under the suite's locks, which a handler might need.

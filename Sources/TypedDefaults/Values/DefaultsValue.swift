@@ -8,8 +8,9 @@
 /// and back. A conformance of your own (to this protocol or to its families, ``DefaultsInteger``
 /// and ``DefaultsFloatingPoint``) could be written but not read back, so it is refused, with a
 /// typed error, both when written and when read; convert such a type to one of these with
-/// ``DefaultsValueConvertible`` instead. Reading is strict: an object of another type throws ``DefaultsTypeMismatch``
-/// rather than being coerced, so a stored `"42"` never reads as the integer `42`.
+/// ``DefaultsValueConvertible`` instead. Reading is strict: an object of another type throws
+/// ``DefaultsTypeMismatch`` rather than being coerced, so a stored `"42"` never reads as the
+/// integer `42`.
 ///
 /// ```swift
 /// @UserDefault("count") var count = 0   // Int is a DefaultsValue: stored as a number
@@ -36,20 +37,4 @@ extension DefaultsValue {
 
     /// A value that `UserDefaults` holds as it is (`String`, `Data`, `Bool`) is its own object.
     public var _propertyListObject: Any { self }
-}
-
-/// How a native value is read back from the object `UserDefaults` returned. Only the library's
-/// own native types conform; ``NativeBridge`` finds the conformance once per read.
-protocol PropertyListBridged: MemoryBridge {
-    /// Reads a value from an object that `UserDefaults` returned.
-    ///
-    /// - Throws: ``DefaultsTypeMismatch`` when the object is not a valid value of this type.
-    init(bridgedObject: Any) throws
-}
-
-extension DefaultsValue {
-    /// The value read from an object that `UserDefaults` returned.
-    init(storedObject object: Any) throws {
-        self = try NativeBridge<Self>().read(object)
-    }
 }

@@ -16,7 +16,12 @@
 public protocol DefaultsFloatingPoint: BinaryFloatingPoint, DefaultsValue {}
 
 extension DefaultsFloatingPoint {
-    init(floatingPointObject object: Any) throws {
+    public var _propertyListObject: Any { Double(self) }
+}
+
+/// Every floating-point type of the family reads alike.
+extension PropertyListBridged where Self: DefaultsFloatingPoint {
+    init(bridgedObject object: Any) throws {
         switch StoredObject.number(object) {
         case .floating(let stored): self.init(stored)
         case .signed(let stored): self.init(stored)
@@ -24,13 +29,6 @@ extension DefaultsFloatingPoint {
         default: throw DefaultsTypeMismatch(expected: Self.self, found: object)
         }
     }
-
-    public var _propertyListObject: Any { Double(self) }
-}
-
-/// Every floating-point type of the family reads alike.
-extension PropertyListBridged where Self: DefaultsFloatingPoint {
-    init(bridgedObject object: Any) throws { try self.init(floatingPointObject: object) }
 }
 
 extension Double: DefaultsFloatingPoint, PropertyListBridged {}

@@ -15,17 +15,6 @@
 public protocol DefaultsInteger: FixedWidthInteger, DefaultsValue {}
 
 extension DefaultsInteger {
-    init(integerObject object: Any) throws {
-        let value: Self?
-        switch StoredObject.number(object) {
-        case .signed(let stored): value = Self(exactly: stored)
-        case .unsigned(let stored): value = Self(exactly: stored)
-        default: value = nil
-        }
-        guard let value else { throw DefaultsTypeMismatch(expected: Self.self, found: object) }
-        self = value
-    }
-
     /// Stored as an `Int` when it fits, so plain `UserDefaults` readers see an ordinary
     /// integer; larger unsigned values as `UInt64`.
     public var _propertyListObject: Any {
@@ -36,7 +25,16 @@ extension DefaultsInteger {
 
 /// Every integer of the family reads alike.
 extension PropertyListBridged where Self: DefaultsInteger {
-    init(bridgedObject object: Any) throws { try self.init(integerObject: object) }
+    init(bridgedObject object: Any) throws {
+        let value: Self?
+        switch StoredObject.number(object) {
+        case .signed(let stored): value = Self(exactly: stored)
+        case .unsigned(let stored): value = Self(exactly: stored)
+        default: value = nil
+        }
+        guard let value else { throw DefaultsTypeMismatch(expected: Self.self, found: object) }
+        self = value
+    }
 }
 
 extension Int: DefaultsInteger, PropertyListBridged {}

@@ -31,15 +31,7 @@ package struct DeclaredKey<Value: DefaultsValueConvertible>: SchemaDeclaration {
 extension SettingsCatalogListing {
     /// The schema declarations of a catalog's settings, superclasses' first.
     package static func schemaDeclarations(in mirror: Mirror) -> [any SchemaDeclaration] {
-        let inherited = mirror.superclassMirror.map(schemaDeclarations(in:)) ?? []
-        return inherited
-            + mirror.children.flatMap { child -> [any SchemaDeclaration] in
-                switch child.value {
-                case let setting as any DescribableSetting: [setting.schemaDeclaration]
-                case let nested as any SettingsCatalog: schemaDeclarations(in: Mirror(reflecting: nested))
-                default: []
-                }
-            }
+        settings(in: mirror).map(\.schemaDeclaration)
     }
 }
 

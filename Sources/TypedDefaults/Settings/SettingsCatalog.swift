@@ -46,12 +46,18 @@ package struct CatalogEntry: Sendable, Hashable {
 package enum SettingsCatalogListing {
     /// The entries of a catalog's settings, superclasses' first, nested catalogs' in place.
     package static func entries(in mirror: Mirror) -> [CatalogEntry] {
-        let inherited = mirror.superclassMirror.map(entries(in:)) ?? []
+        settings(in: mirror).map(\.catalogEntry)
+    }
+
+    /// A catalog's settings, superclasses' first, nested catalogs' in place: what both its
+    /// listing and its schema describe.
+    static func settings(in mirror: Mirror) -> [any DescribableSetting] {
+        let inherited = mirror.superclassMirror.map(settings(in:)) ?? []
         return inherited
-            + mirror.children.flatMap { child -> [CatalogEntry] in
+            + mirror.children.flatMap { child -> [any DescribableSetting] in
                 switch child.value {
-                case let setting as any DescribableSetting: [setting.catalogEntry]
-                case let nested as any SettingsCatalog: entries(in: Mirror(reflecting: nested))
+                case let setting as any DescribableSetting: [setting]
+                case let nested as any SettingsCatalog: settings(in: Mirror(reflecting: nested))
                 default: []
                 }
             }

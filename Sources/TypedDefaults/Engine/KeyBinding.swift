@@ -15,6 +15,8 @@
     @usableFromInline let rules: [DefaultsRule<Value>]
     /// Kept alive here: the slot holds them weakly.
     let didSetHandlers: [DidSetHandler<Value>]
+    /// Whether the binding declares its value type, as a typed key's does.
+    let declaresType: Bool
     /// What a write of `Value` takes, found once here, not with dynamic casts on every write.
     private let writing: Writing
 
@@ -38,6 +40,7 @@
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
+        declaresType = isTypedKey
         let isOptional = Value.self is any OptionalValue.Type
         writing =
             if !Value.DefaultsRepresentation.isBridged {
@@ -92,6 +95,12 @@
     /// Encodes and stores `value`, caching `decoded` as its decode.
     @usableFromInline
     func store(_ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability) {
+        if _slowPath(state.mayBeIsolated) {
+            let copy = IsolatedSuites.state(for: state)
+            if copy !== state {
+                return bound(to: copy).store(value, decoded: decoded, in: copy, durability: durability)
+            }
+        }
         switch writing {
         case .value: break
         case .optional:
@@ -118,6 +127,10 @@
     /// A read that the cache could not answer: loads, decodes, caches and reports.
     @usableFromInline
     func readThroughCache(in state: SuiteState) -> Value {
+        if _slowPath(state.mayBeIsolated) {
+            let copy = IsolatedSuites.state(for: state)
+            if copy !== state { return bound(to: copy).read(in: copy) }
+        }
         switch readStored(in: state) {
         case .missing, .cached(.failure):
             return defaultSource.value

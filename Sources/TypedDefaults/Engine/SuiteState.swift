@@ -41,6 +41,11 @@ import Foundation
     /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
     let refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
+    /// 1 once a test in this process isolates suites (``IsolatedSuites``); never for a test's
+    /// copy of a suite.
+    @usableFromInline let isolation = AtomicWord(0)
+    /// For a test's copy of a suite, the bindings made for it from the suite's own.
+    let copyBindings: CopyBindings?
     /// Serializes this process's commits of the suite.
     let commits: CommitLock
     @exclusivity(unchecked) var slots: [DefaultsStoredKey: KeySlot] = [:]
@@ -62,8 +67,10 @@ import Foundation
 
     private static let serials = Locked<UInt64>(0)
 
-    init(backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true) {
+    init(backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true, isCopy: Bool = false)
+    {
         self.backend = backend
+        copyBindings = isCopy ? CopyBindings() : nil
         refusal = backend.refusal
         self.isPermanent = isPermanent
         self.fileURL = fileURL
@@ -74,11 +81,27 @@ import Foundation
             return serial
         }
         observers = SuiteObservers(label: label)
+        if !isCopy { IsolationSwitch.register(self) }
+    }
+
+    /// Whether a test's copy may stand for the suite: see ``IsolatedSuites``. Inlined: a load.
+    @inlinable var mayBeIsolated: Bool {
+        isolation.load() != 0
+    }
+
+    /// Marks the suite as one a test's copy may stand for: from now on its reads take the
+    /// lock and find no cached value, so they go the way that looks for a copy.
+    func markMayBeIsolated() {
+        lock.withLock {
+            isolation.store(1)
+            for slot in slots.values { slot.snapshot.disable() }
+        }
     }
 
     /// Empties the slots, which typed keys may still hold through their cached bindings: what
     /// they keep of a released in-memory store is a few empty objects, not its values.
     deinit {
+        if copyBindings == nil { IsolationSwitch.unregister(self) }
         for slot in slots.values {
             slot.object = nil
             slot.clearCache()
@@ -165,6 +188,7 @@ import Foundation
     @inlinable @inline(never)
     func cachedLocked<Value>(_ slot: KeySlot, as type: Value.Type) -> Cached<Value> {
         lock.withLock {
+            if mayBeIsolated { return .unknown }
             if slot.isKnownEmpty { return .nothingStored }
             guard let value = slot.cachedValue(as: Value.self) else { return .unknown }
             return .value(value)
@@ -320,6 +344,7 @@ import Foundation
     func slotLocked(for key: DefaultsStoredKey) -> KeySlot {
         if let slot = slots[key] { return slot }
         let slot = KeySlot(key: key)
+        if mayBeIsolated { slot.snapshot.disable() }
         slots[key] = slot
         return slot
     }

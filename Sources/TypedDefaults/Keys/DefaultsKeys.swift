@@ -40,11 +40,12 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// Keys are equal when they name the same stored key, scalar for scalar (so
     /// `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as in the suite), in the same store.
     public static func == (lhs: DefaultsKeys, rhs: DefaultsKeys) -> Bool {
-        DefaultsStoredKey(lhs.keyName) == DefaultsStoredKey(rhs.keyName) && lhs.keyStore?.state === rhs.keyStore?.state
+        DefaultsStoredKey(lhs.keyName) == DefaultsStoredKey(rhs.keyName)
+            && lhs.keyStore?.ownState === rhs.keyStore?.ownState
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(DefaultsStoredKey(keyName))
-        hasher.combine(keyStore.map { ObjectIdentifier($0.state) })
+        hasher.combine(keyStore.map { ObjectIdentifier($0.ownState) })
     }
 }

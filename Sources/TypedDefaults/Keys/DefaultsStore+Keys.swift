@@ -14,8 +14,8 @@ extension DefaultsStore {
     /// another thread or process may change the key in between.
     @inlinable
     public subscript<Value>(key: DefaultsKey<Value>) -> Value {
-        get { key.binding(in: state).read(in: state) }
-        nonmutating set { key.binding(in: state).write(newValue, in: state, durability: durability) }
+        get { key.binding(in: ownState).read(in: ownState) }
+        nonmutating set { key.binding(in: ownState).write(newValue, in: ownState, durability: durability) }
     }
 
     /// Changes a key's value atomically, as ``UserDefault/update(_:)`` does.

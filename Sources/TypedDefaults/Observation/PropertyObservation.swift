@@ -33,4 +33,10 @@ final class PropertyObservation: Observable, Sendable {
         registrar.willSet(self, keyPath: \.value)
         registrar.didSet(self, keyPath: \.value)
     }
+
+    /// What a key's slot calls on a change: it holds the observation weakly, and the callback
+    /// does not hold it.
+    var callback: [(owner: AnyObject, call: (SlotChange) -> Void)] {
+        [(owner: self, call: { [weak self] _ in self?.recordChange() })]
+    }
 }

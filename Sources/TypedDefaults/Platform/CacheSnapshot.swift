@@ -91,9 +91,20 @@
         set(kind: Self.emptyKind, words: (0, 0))
     }
 
+    /// Makes every read take the lock from now on: an odd sequence that no change makes even
+    /// again. Called by the suite's lock holder.
+    func disable() {
+        #if !canImport(Darwin)
+            let current = sequence.load(ordering: .relaxed)
+            if current & 1 == 0 { sequence.store(current &+ 1, ordering: .releasing) }
+        #endif
+    }
+
     private func set(kind: UInt, words: (UInt64, UInt64)) {
         #if !canImport(Darwin)
-            let next = sequence.load(ordering: .relaxed) &+ 1
+            let current = sequence.load(ordering: .relaxed)
+            guard current & 1 == 0 else { return }  // disabled
+            let next = current &+ 1
             sequence.store(next, ordering: .relaxed)
             atomicMemoryFence(ordering: .releasing)
             self.kind.store(kind, ordering: .relaxed)

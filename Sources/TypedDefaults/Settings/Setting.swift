@@ -154,7 +154,7 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
         @inline(__always) get {
             let handle = object[keyPath: storageKeyPath].details.property.handle
             if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
-            return handle.binding.read(in: handle.store.state)
+            return handle.binding.read(in: handle.store.ownState)
         }
         @inline(__always) set {
             object[keyPath: storageKeyPath].details.property.wrappedValue = newValue

@@ -21,16 +21,24 @@ import Foundation
 ///   aside, never overwritten. On Apple platforms the store writes through `UserDefaults`,
 ///   which persists safely by itself.
 public struct DefaultsStore: Sendable {
-    @usableFromInline let state: SuiteState
+    /// The suite's state in this process.
+    @usableFromInline let ownState: SuiteState
     /// When writes through this store reach the disk.
     @usableFromInline let durability: Durability
 
     /// The same for every store of one suite in this process: what tools group a suite's keys by.
-    package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(state) }
+    package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(ownState) }
 
     init(state: SuiteState, durability: Durability) {
-        self.state = state
+        ownState = state
         self.durability = durability
+    }
+
+    /// The state reads and writes use: the suite's own, or in a test isolated by the
+    /// test-support library, the test's copy of it.
+    @inlinable var state: SuiteState {
+        let own = ownState
+        return _slowPath(own.mayBeIsolated) ? IsolatedSuites.state(for: own) : own
     }
 
     /// The suite's plist file, where the store manages it (Linux); `nil` otherwise.

@@ -15,14 +15,14 @@
 /// scalar for scalar.
 extension UserDefault: Equatable where Value: Equatable {
     public static func == (first: UserDefault, second: UserDefault) -> Bool {
-        first.store.state === second.store.state && DefaultsStoredKey(first.key) == DefaultsStoredKey(second.key)
+        first.store.ownState === second.store.ownState && DefaultsStoredKey(first.key) == DefaultsStoredKey(second.key)
             && first.wrappedValue == second.wrappedValue
     }
 }
 
 extension UserDefault: Hashable where Value: Hashable {
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(store.state))
+        hasher.combine(ObjectIdentifier(store.ownState))
         hasher.combine(DefaultsStoredKey(key))
     }
 }

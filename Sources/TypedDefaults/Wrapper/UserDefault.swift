@@ -111,8 +111,10 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// The stored value, or ``defaultValue`` when nothing readable is stored; rules applied.
     @inlinable
     public var wrappedValue: Value {
-        get { handle.binding.read(in: handle.store.state) }
-        nonmutating set { handle.binding.write(newValue, in: handle.store.state, durability: handle.store.durability) }
+        get { handle.binding.read(in: handle.store.ownState) }
+        nonmutating set {
+            handle.binding.write(newValue, in: handle.store.ownState, durability: handle.store.durability)
+        }
     }
 
     /// The property as a stored property of a class: read and written as ``wrappedValue`` is,
@@ -139,17 +141,25 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         @inline(__always) get {
             let handle = object[keyPath: storageKeyPath].handle
             if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
-            return handle.binding.read(in: handle.store.state)
+            return handle.binding.read(in: handle.store.ownState)
         }
         @inline(__always) set {
             let handle = object[keyPath: storageKeyPath].handle
-            handle.binding.write(newValue, in: handle.store.state, durability: handle.store.durability)
+            handle.binding.write(newValue, in: handle.store.ownState, durability: handle.store.durability)
         }
     }
 
     /// `value` after each rule, in order.
     func applyingRules(to value: Value) -> Value {
         keyBinding.applyingRules(to: value)
+    }
+
+    /// Binds the callbacks in the suite, replacing those bound before by a handle of the key,
+    /// and in the running test's copy of it, if any.
+    fileprivate func bindDidSetHandlers() {
+        keyBinding.bindDidSetHandlers(in: store.ownState, replacing: true)
+        let state = store.state
+        if state !== store.ownState { keyBinding.bound(to: state).bindDidSetHandlers(in: state, replacing: true) }
     }
 
     /// The wrapper itself: `$name.key`, `$name.reset()`, `$name.load()`.
@@ -163,7 +173,8 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// if !$name.hasStoredValue { print("Using the default name") }
     /// ```
     public var hasStoredValue: Bool {
-        keyBinding.hasStoredValue(in: store.state)
+        let state = store.state
+        return keyBinding.bound(to: state).hasStoredValue(in: state)
     }
 
     /// Reads the stored value, rules applied, throwing where a plain read would fall back to
@@ -177,7 +188,8 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ///   ``DefaultsError/typeMismatch(key:expected:found:)`` or
     ///   ``DefaultsError/corrupt(key:underlying:)`` when what is stored cannot be read.
     public func load() throws(DefaultsError) -> Value {
-        try keyBinding.load(in: store.state)
+        let state = store.state
+        return try keyBinding.bound(to: state).load(in: state)
     }
 
     /// Removes the stored value, so the default shows again.
@@ -186,7 +198,8 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// $theme.reset()
     /// ```
     public func reset() {
-        keyBinding.reset(in: store.state, durability: store.durability)
+        let state = store.state
+        keyBinding.bound(to: state).reset(in: state, durability: store.durability)
     }
 
     /// Changes the value atomically: `body` gets the freshest stored value and what it leaves
@@ -207,7 +220,8 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// ``DefaultsError/updateFailed(key:path:underlying:)`` and stores nothing. So does a lock
     /// held past 5 s by a stopped process.
     public func update(_ body: (inout Value) -> Void) {
-        keyBinding.update(in: store.state, body)
+        let state = store.state
+        keyBinding.bound(to: state).update(in: state, body)
     }
 }
 
@@ -222,7 +236,8 @@ extension UserDefault where Value: Equatable {
     /// if $theme.isDefaultValue { print("theme not customized") }
     /// ```
     public var isDefaultValue: Bool {
-        keyBinding.isDefaultValue(in: store.state)
+        let state = store.state
+        return keyBinding.bound(to: state).isDefaultValue(in: state)
     }
 }
 
@@ -264,8 +279,8 @@ extension UserDefault where Value: Equatable {
             setEnclosing(.plain)
             return
         }
-        let state = store.state
-        let (observation, isNew) = state.lock.withLock { () -> (PropertyObservation?, Bool) in
+        let own = store.ownState
+        let (observation, isNew) = own.lock.withLock { () -> (PropertyObservation?, Bool) in
             if let existing = self.observation {
                 return (unsafeDowncast(existing, to: PropertyObservation.self), false)
             }
@@ -278,11 +293,16 @@ extension UserDefault where Value: Equatable {
             return
         }
         if isNew {
-            // The slot holds the observation weakly, and the callback does not hold it.
-            state.bind(
-                [(owner: observation, call: { [weak observation] _ in observation?.recordChange() })],
-                to: binding.slot, replacing: false, tracksObservation: true)
+            own.bind(observation.callback, to: binding.slot, replacing: false, tracksObservation: true)
             setEnclosing(.observable)
+        }
+        if _slowPath(own.mayBeIsolated) {
+            // In a test's copy of the suite, bound there too: once, however often it is read.
+            let state = store.state
+            if state !== own {
+                state.bind(
+                    observation.callback, to: binding.bound(to: state).slot, replacing: false, tracksObservation: true)
+            }
         }
         observation.recordAccess()
     }
@@ -293,8 +313,8 @@ extension UserDefault where Value: Equatable {
 }
 
 // @unchecked Sendable is sound: `binding` and `store` are `let`s of types that are Sendable
-// when `Value` is; `enclosing` is an atomic word; `observation` is guarded by the suite's lock,
-// set once, and itself Sendable.
+// when `Value` is; `enclosing` is an atomic word; `observation` is guarded by the lock of the
+// suite's own state, set once, and itself Sendable.
 extension PropertyHandle: @unchecked Sendable where Value: Sendable {}
 
 extension UserDefault where Value: Sendable {
@@ -342,7 +362,7 @@ extension UserDefault where Value: Sendable {
         let withCallback = UserDefault(
             key: key, defaultSource: keyBinding.defaultSource, rules: keyBinding.rules,
             didSetHandlers: keyBinding.didSetHandlers + [DidSetHandler(body)], store: store)
-        withCallback.keyBinding.bindDidSetHandlers(in: store.state, replacing: true)
+        withCallback.bindDidSetHandlers()
         return withCallback
     }
 
@@ -362,7 +382,7 @@ extension UserDefault: DefaultsRuleChaining {
         let ruled = UserDefault(
             key: key, defaultSource: keyBinding.defaultSource, rules: keyBinding.rules + [rule],
             didSetHandlers: keyBinding.didSetHandlers, store: store)
-        ruled.keyBinding.bindDidSetHandlers(in: store.state, replacing: true)
+        ruled.bindDidSetHandlers()
         return ruled
     }
 }

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Every library a user depends on, by this package's URL and version. Each integration and the
@@ -19,6 +20,8 @@ let package = Package(
         .library(name: "TypedDefaultsPostgres", targets: ["TypedDefaultsPostgres"]),
         .library(name: "TypedDefaultsConfiguration", targets: ["TypedDefaultsConfiguration"]),
         .library(name: "TypedDefaultsWeb", targets: ["TypedDefaultsWeb"]),
+        // @ObservableSettings, a class of plain properties made settings: `traits: ["Macros"]`.
+        .library(name: "TypedDefaultsMacros", targets: ["TypedDefaultsMacros"]),
         // The settings page's server, which `typed-defaults serve` runs:
         //     swift build -c release --traits Web --product typed-defaults-serve
         .executable(name: "typed-defaults-serve", targets: ["typed-defaults-serve"]),
@@ -32,6 +35,8 @@ let package = Package(
         .trait(
             name: "Web",
             description: "TypedDefaultsWeb and typed-defaults-serve, the settings page: fetches Hummingbird."),
+        .trait(
+            name: "Macros", description: "TypedDefaultsMacros, the @ObservableSettings macro: fetches swift-syntax."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -41,6 +46,9 @@ let package = Package(
         // Hummingbird's own: the server closes a connection whose request body is refused.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        // Every major version a current toolchain pairs with, so that an app's other macros
+        // need not agree on one.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         .target(name: "TypedDefaults"),
@@ -74,6 +82,23 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Web"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Web"])),
+            ]
+        ),
+        // The macro's declarations: without the trait, none (a macro declared without its plugin
+        // is a warning), so `@ObservableSettings` is an unknown attribute.
+        .target(
+            name: "TypedDefaultsMacros",
+            dependencies: [
+                "TypedDefaults", .target(name: "TypedDefaultsMacrosPlugin", condition: .when(traits: ["Macros"])),
+            ]
+        ),
+        // The macro's expansion, run by the compiler. Its files are compiled by the Macros
+        // package's tests too (a symbolic link there), which check each expansion.
+        .macro(
+            name: "TypedDefaultsMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ]
         ),
         // Its command line is three options, read by hand: no swift-argument-parser to fetch.

@@ -33,7 +33,7 @@ import tempfile
 
 DECLARATION = re.compile(
     r"^(import|enum|struct|class|final|extension|protocol|actor|func|typealias|@MainActor|@Observable|@propertyWrapper|@Test"
-    r"|@available|private|fileprivate|public|internal)\b"
+    r"|@available|@ObservableSettings|@Suite|private|fileprivate|public|internal|nonisolated)\b"
 )
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 PRINTS = re.compile(r'// prints "(.*)"')
@@ -95,12 +95,14 @@ def split(code):
     return "\n".join(declarations), "\n".join(statements)
 
 
-def swift_file(context, code):
+def swift_file(context, code, uses):
     context_declarations, context_statements = split(context)
     declarations, statements = split(code)
     body = "\n".join("    " + line for line in (context_statements + "\n" + statements).split("\n"))
     return (
-        "import Foundation\nimport TypedDefaults\nimport TypedDefaultsSchema\n\n"
+        "import Foundation\nimport TypedDefaults\nimport TypedDefaultsSchema\n"
+        + ("import TypedDefaultsMacros\n" if uses["macros"] else "")
+        + "\n"
         + context_declarations
         + "\n\n"
         + declarations
@@ -125,15 +127,16 @@ def main():
             name = "Snippet_" + re.sub(r"\W", "_", f"{document.stem}_{line}")
             folder = work / "Sources" / name
             folder.mkdir(parents=True, exist_ok=True)
-            if is_main:
-                (folder / "main.swift").write_text(code + "\n")
-            else:
-                (folder / "Snippet.swift").write_text(swift_file(context, code))
             uses = {
                 "postgres": "import TypedDefaultsPostgres" in context + code,
                 "configuration": "import TypedDefaultsConfiguration" in context + code,
                 "web": "import TypedDefaultsWeb" in context + code,
+                "macros": "@ObservableSettings" in context + code or "import TypedDefaultsMacros" in context + code,
             }
+            if is_main:
+                (folder / "main.swift").write_text(code + "\n")
+            else:
+                (folder / "Snippet.swift").write_text(swift_file(context, code, uses))
             targets.append((name, where, is_main, uses))
             expected = claimed_output(code)
             if expected:
@@ -151,6 +154,8 @@ def main():
         if uses["configuration"]:
             products.append('.product(name: "TypedDefaultsConfiguration", package: "root")')
             products.append('.product(name: "Configuration", package: "swift-configuration")')
+        if uses["macros"]:
+            products.append('.product(name: "TypedDefaultsMacros", package: "root")')
         if uses["web"]:
             products.append('.product(name: "TypedDefaultsWeb", package: "root")')
             products.append('.product(name: "Hummingbird", package: "hummingbird")')
@@ -166,7 +171,7 @@ def main():
         'let package = Package(\n    name: "Snippets",\n'
         "    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],\n"
         # Every trait, as the web, configuration and PostgreSQL stages build the library.
-        f'    dependencies: [.package(name: "root", path: "{root}", traits: ["Postgres", "Configuration", "Web"]), '
+        f'    dependencies: [.package(name: "root", path: "{root}", traits: ["Postgres", "Configuration", "Web", "Macros"]), '
         '.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"), '
         '.package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1")],\n'
         f"    targets: [\n{target_list}\n    ],\n    swiftLanguageModes: [.v6]\n)\n"

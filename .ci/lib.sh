@@ -17,9 +17,10 @@ cleanup() {
 trap cleanup EXIT
 export XDG_CONFIG_HOME="$TYPEDDEFAULTS_CI_FOLDER"
 
-# The nested packages that share SwiftNIO, BoringSSL and Hummingbird (Web, Postgres,
-# Configuration and the snippets' package) build into one folder, so a run compiles each of
-# those once, not once per package (BoringSSL alone takes minutes). Each package's own stage
+# The nested packages that share SwiftNIO, BoringSSL, Hummingbird and swift-syntax (Web,
+# Postgres, Configuration, Macros and the snippets' package) build into one folder, with every
+# trait of the root package enabled, so a run compiles each of those once, not once per package
+# (BoringSSL alone takes minutes). Each package's own stage
 # builds it first, so that its warnings are printed and checked; later stages find it built. The folder is
 # git-ignored (.build-*), and stays for the next run.
 nested_build="$PWD/.build-nested"

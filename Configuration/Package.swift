@@ -13,7 +13,7 @@ let package = Package(
     name: "TypedDefaultsConfigurationTests",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     dependencies: [
-        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web"]),
+        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web", "Macros"]),
         // With its command-line arguments provider, which the tests layer over a suite.
         .package(
             url: "https://github.com/apple/swift-configuration", from: "1.4.0",

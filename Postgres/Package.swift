@@ -9,7 +9,7 @@ let package = Package(
     name: "TypedDefaultsPostgresTests",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web"]),
+        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web", "Macros"]),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // postgres-nio's own TLS; named for the tests, which connect with it.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),

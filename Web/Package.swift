@@ -11,7 +11,7 @@ let package = Package(
     name: "TypedDefaultsWebTests",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web"])
+        .package(name: "TypedDefaults", path: "..", traits: ["Postgres", "Configuration", "Web", "Macros"])
     ],
     targets: [
         .testTarget(

@@ -53,3 +53,15 @@ extension UserDefault where Value: Sendable {
         .observing { observe(initial: initial, $0) }
     }
 }
+
+extension UserDefault {
+    /// The value, its read reported to observation tracking when `object`, which declares the
+    /// property, is `Observable`: the read of a class property, for a handle the class keeps in
+    /// a `let` (what the settings macro expands to).
+    @inlinable
+    package func value(observedBy object: AnyObject) -> Value {
+        let handle = handle
+        if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
+        return handle.binding.read(in: handle.store.ownState)
+    }
+}

@@ -1,0 +1,1 @@
+../../Tests/Swift6Tests/SettingsModels.swift

@@ -1,0 +1,1 @@
+../Swift6Tests/SettingsModels.swift

@@ -1,0 +1,57 @@
+// The declarations an app writes, compiled in every configuration the tests cover (the other
+// test targets and the probe link this file): Swift 6, main-actor isolation by default with
+// the approachable-concurrency features, and Swift 5.
+import Foundation
+import TypedDefaults
+import TypedDefaultsMacros
+
+enum Theme: String, DefaultsValueConvertible, Sendable { case light, dark }
+
+extension DefaultsStore {
+    /// The suite the models live in; the tests that cross processes share its file.
+    static let macroProbe = DefaultsStore(suite: "typeddefaults-macro-probe")
+}
+
+/// Every change of the volume, by any handle or process, in this process. Not isolated to the
+/// main actor, where that is the default: a key's callbacks run on the thread that made the change.
+nonisolated let volumeChanges = ChangeLog()
+
+extension DefaultsKeys {
+    static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1).didSet { new, _ in
+        volumeChanges.record(new)
+    }
+}
+
+@ObservableSettings(store: .macroProbe)
+final class AppSettings: Sendable {
+    static let shared = AppSettings()
+
+    var theme = Theme.light
+    var launchCount = 0
+    var nickname: String?
+    var ratio: Double = 1
+    @SettingKey("colour-scheme") var scheme = "auto"
+    @SettingKey(.volume) var volume: Double
+    @SettingInfo(title: "Font size", range: 8...72, step: 2) var fontSize = 12
+    @SettingInfo(title: "Quality", options: [240, 480, 720]) var quality = 720
+    @SettingIgnored let madeAt = Date()
+
+    /// Computed: left as written.
+    var isDark: Bool { theme == .dark }
+}
+
+@ObservableSettings(prefix: "player.", store: .macroProbe)
+final class PlayerSettings: Sendable {
+    var shuffle = false
+    public var repeats = 0
+    var `default` = 0
+}
+
+/// Values a callback saw, from any thread.
+nonisolated final class ChangeLog: @unchecked Sendable {  // `values` is only touched under `lock`.
+    private let lock = NSLock()
+    private var values: [Double] = []
+
+    func record(_ value: Double) { lock.withLock { values.append(value) } }
+    var recorded: [Double] { lock.withLock { values } }
+}

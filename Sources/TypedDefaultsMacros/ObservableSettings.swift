@@ -1,0 +1,121 @@
+#if Macros
+    @_exported import Observation
+    @_exported import TypedDefaults
+
+    /// Makes a class's stored properties settings: each `var` with a default is kept in `store`
+    /// under its name (after `prefix`), and the class is `Observable`.
+    ///
+    /// ```swift
+    /// @ObservableSettings final class AppSettings: Sendable {
+    ///     static let shared = AppSettings()
+    ///     var theme = Theme.light                        // stored under "theme"
+    ///     var launchCount = 0
+    ///     var nickname: String?                          // nil until set
+    ///     @SettingKey("colour-scheme") var scheme = Scheme.auto
+    ///     @SettingKey(.volume) var volume: Double        // a typed key's default, rules and callbacks
+    ///     @SettingInfo(title: "Font size", range: 8...72, step: 2) var fontSize = 12
+    ///     @SettingIgnored var lastScreen = ""             // an ordinary property
+    /// }
+    /// ```
+    ///
+    /// - **What each property becomes.** A `let` handle named with a `$` (`$theme`, a
+    ///   ``TypedDefaults/UserDefault``, or a ``TypedDefaults/Setting`` with ``SettingInfo``) and
+    ///   accessors that read and write it: `settings.theme = .dark` is stored at once, and
+    ///   `settings.$theme.reset()` brings the default back.
+    /// - **Sendable.** The class keeps only those `let`s, so it can be declared `Sendable`
+    ///   without `@unchecked` when every value is.
+    /// - **Observable.** `withObservationTracking` and SwiftUI hear every change of a key: from
+    ///   this instance, another instance, any other handle, and another process.
+    /// - **Callbacks.** A typed key's `didSet` runs after every change, never when the object is
+    ///   made or first read.
+    ///
+    /// - Parameters:
+    ///   - prefix: put before each property's name to make its key; not before a ``SettingKey(_:)-5x9xq``.
+    ///   - store: the store every setting of the class lives in; `.standard` unless given.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @attached(memberAttribute)
+    @attached(extension, conformances: Observable)
+    public macro ObservableSettings(prefix: String = "", store: DefaultsStore = .standard) =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "ObservableSettingsMacro")
+
+    /// Stores the property under `name`, in place of its own name (and the class's prefix).
+    ///
+    /// ```swift
+    /// @SettingKey("colour-scheme") var scheme = Scheme.auto
+    /// ```
+    @attached(peer)
+    public macro SettingKey(_ name: String) =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Stores the property as `key` says: its name, default, rules and callbacks (and its store,
+    /// unless the class names one). The property is declared with its type and no default.
+    ///
+    /// ```swift
+    /// extension DefaultsKeys {
+    ///     static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1)
+    /// }
+    /// @SettingKey(.volume) var volume: Double
+    /// ```
+    @attached(peer)
+    public macro SettingKey<Value: DefaultsValueConvertible & Sendable>(_ key: DefaultsKey<Value>) =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Leaves the property as it is written: not stored, not observed.
+    @attached(peer)
+    public macro SettingIgnored() = #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Makes the property a ``TypedDefaults/Setting`` with a title and an explanation, for a
+    /// settings screen, the catalog and the settings page.
+    ///
+    /// ```swift
+    /// @SettingInfo(title: "Shuffle", info: "Plays the queue in random order") var shuffle = false
+    /// ```
+    @attached(peer)
+    public macro SettingInfo(title: String? = nil, info: String = "") =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Makes the property a ``TypedDefaults/Setting`` kept within `range` and stepped by `step`.
+    ///
+    /// ```swift
+    /// @SettingInfo(title: "Volume", range: 0.0...1.0, step: 0.1) var volume = 0.5
+    /// ```
+    @attached(peer)
+    public macro SettingInfo<Value: Comparable>(
+        title: String? = nil, info: String = "", range: ClosedRange<Value>, step: Value? = nil
+    ) = #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Makes the property a ``TypedDefaults/Setting`` that takes only one of `options`. The
+    /// first option names its type, as the attribute is checked apart from the property:
+    /// `options: [Theme.light, .dark]`.
+    ///
+    /// ```swift
+    /// @SettingInfo(title: "Quality", options: [240, 480, 720, 1080]) var quality = 720
+    /// ```
+    @attached(peer)
+    public macro SettingInfo<Value>(title: String? = nil, info: String = "", options: [Value]) =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// What ``ObservableSettings(prefix:store:)`` puts on each property it stores; not written by hand.
+    @attached(accessor, names: named(init), named(get), named(set))
+    @attached(peer, names: prefixed(`$`))
+    public macro _StoredSetting(prefix: String = "", store: DefaultsStore = .standard) =
+        #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "StoredSettingMacro")
+
+    extension UserDefault {
+        /// The value, its read reported to observation tracking: what an
+        /// ``ObservableSettings(prefix:store:)`` property's getter calls.
+        @inlinable
+        public func _value(observedBy object: AnyObject) -> Value {
+            value(observedBy: object)
+        }
+    }
+
+    extension Setting {
+        /// The value, its read reported to observation tracking: what an
+        /// ``ObservableSettings(prefix:store:)`` property's getter calls.
+        @inlinable
+        public func _value(observedBy object: AnyObject) -> Value {
+            property.value(observedBy: object)
+        }
+    }
+#endif

@@ -24,6 +24,13 @@
                 ? String(text.dropFirst().dropLast()) : text
         }
 
+        /// The value's type as the handle declares it: an implicitly unwrapped optional, which
+        /// only a declaration may spell, as an optional.
+        var valueType: TypeSyntax? {
+            guard let unwrapped = type?.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) else { return type }
+            return TypeSyntax(OptionalTypeSyntax(wrappedType: unwrapped.wrappedType))
+        }
+
         /// The handle's name, as a property wrapper's projection is named: `$theme`.
         var handleName: String { "$\(plainName)" }
 

@@ -70,7 +70,7 @@
             }
             if let store { arguments.append("store: \(store.trimmed)") }
             let kind = property.info == nil ? "UserDefault" : "Setting"
-            let generic = property.typedKey == nil ? property.type.map { "<\($0)>" } ?? "" : ""
+            let generic = property.typedKey == nil ? property.valueType.map { "<\($0)>" } ?? "" : ""
             return "\(raw: kind)\(raw: generic)(\(raw: arguments.joined(separator: ", ")))"
         }
 

@@ -193,6 +193,36 @@ struct ObservableSettingsExpansionTests {
         }
     }
 
+    @Test func anImplicitlyUnwrappedOptionalIsStoredAsAnOptional() {
+        assertMacro {
+            """
+            @ObservableSettings
+            final class AppSettings {
+                var step: Double!
+            }
+            """
+        } expansion: {
+            """
+            final class AppSettings {
+                var step: Double! {
+                    get {
+                        $step._value(observedBy: self)
+                    }
+                    set {
+                        $step.wrappedValue = newValue
+                    }
+                }
+
+                let $step = UserDefault<Double?>("step")
+            }
+
+            @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+            extension AppSettings: Observable {
+            }
+            """
+        }
+    }
+
     @Test func aLetALazyVarAndObserversAreRefusedWithFixes() {
         assertMacro {
             """

@@ -32,18 +32,25 @@ import TypedDefaultsTestSupport
         #expect(PlayerSettings().$shuffle.key == "player.shuffle")
         PlayerSettings().repeats = 3
         #expect(DefaultsStore.macroProbe[DefaultsKey<Int>("player.repeats", default: 0)] == 3)
+        #expect(PlayerSettings().$default.key == "player.default")
+        #expect(PlayerSettings().step == nil)
+        PlayerSettings().step = 0.5
+        #expect(PlayerSettings().step == 0.5)
     }
 
     @Test func aTypedKeyBringsItsDefaultRulesAndCallbacksWhichDoNotRunOnLoad() {
-        let settings = AppSettings()
-        #expect(settings.volume == 0.5)
-        #expect(volumeChanges.recorded.isEmpty, "a callback ran as the object was made or first read")
-        settings.volume = 3
-        #expect(settings.volume == 1)
-        #expect(volumeChanges.recorded == [1])
-        DefaultsStore.macroProbe[.volume] = 0.25
-        #expect(settings.volume == 0.25)
-        #expect(volumeChanges.recorded == [1, 0.25])
+        let changes = ChangeLog()
+        ChangeLog.$current.withValue(changes) {
+            let settings = AppSettings()
+            #expect(settings.volume == 0.5)
+            #expect(changes.recorded.isEmpty, "a callback ran as the object was made or first read")
+            settings.volume = 3
+            #expect(settings.volume == 1)
+            #expect(changes.recorded == [1])
+            DefaultsStore.macroProbe[.volume] = 0.25
+            #expect(settings.volume == 0.25)
+            #expect(changes.recorded == [1, 0.25])
+        }
     }
 
     @Test func settingInfoMakesASettingWithItsRangeAndOptions() {

@@ -12,13 +12,12 @@ extension DefaultsStore {
     static let macroProbe = DefaultsStore(suite: "typeddefaults-macro-probe")
 }
 
-/// Every change of the volume, by any handle or process, in this process. Not isolated to the
-/// main actor, where that is the default: a key's callbacks run on the thread that made the change.
-nonisolated let volumeChanges = ChangeLog()
-
 extension DefaultsKeys {
+    /// Its callback runs after every change of the key, in the task that made it: it records into
+    /// that task's log, so that tests running at once, each on its own copy of the suite, keep
+    /// their records apart.
     static let volume = DefaultsKey<Double>("volume", default: 0.5).clamped(to: 0...1).didSet { new, _ in
-        volumeChanges.record(new)
+        ChangeLog.current?.record(new)
     }
 }
 
@@ -45,10 +44,13 @@ final class PlayerSettings: Sendable {
     var shuffle = false
     public var repeats = 0
     var `default` = 0
+    var step: Double!
 }
 
-/// Values a callback saw, from any thread.
+/// Values a callback saw, from any thread. Not isolated to the main actor, where that is the
+/// default: a key's callbacks run on the thread that made the change.
 nonisolated final class ChangeLog: @unchecked Sendable {  // `values` is only touched under `lock`.
+    @TaskLocal static var current: ChangeLog?
     private let lock = NSLock()
     private var values: [Double] = []
 

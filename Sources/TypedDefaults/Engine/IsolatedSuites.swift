@@ -33,10 +33,13 @@
     }
 
     private func copy(of own: SuiteState) -> SuiteState {
-        copies.withLock { copies in
+        if let made = copies.withLock({ $0[ObjectIdentifier(own)]?.copy }) { return made }
+        // Made with no lock held but the suite's own, briefly: the suite's callbacks are copied.
+        let copy = SuiteState(
+            backend: MemoryBackend(), label: "\(own.location), a test's copy", isPermanent: false, isCopy: true)
+        copy.adoptCallbacks(of: own)
+        return copies.withLock { copies in
             if let made = copies[ObjectIdentifier(own)] { return made.copy }
-            let copy = SuiteState(
-                backend: MemoryBackend(), label: "\(own.location), a test's copy", isPermanent: false, isCopy: true)
             copies[ObjectIdentifier(own)] = Copy(own: own, copy: copy)
             return copy
         }
@@ -112,6 +115,27 @@ extension KeyBinding {
                 isTypedKey: declaresType)
             twin.bindDidSetHandlers(in: state, replacing: false)
             return twin
+        }
+    }
+}
+
+extension SuiteState {
+    /// Binds in this copy every callback bound in `own`, in the order they were bound there:
+    /// a handle's `didSet` and a model's observation tracking hear a change of the copy made
+    /// through any handle, as they hear one of the suite.
+    fileprivate func adoptCallbacks(of own: SuiteState) {
+        let bound = own.lock.withLock {
+            own.slots.flatMap { key, slot in
+                slot.liveCallbacks().compactMap { callback in
+                    callback.owner.map { (key: key, owner: $0, callback: callback) }
+                }
+            }
+        }
+        for (key, owner, callback) in bound.sorted(by: { $0.callback.order < $1.callback.order }) {
+            let slot = lock.withLock { slotLocked(for: key) }
+            bind(
+                [(owner: owner, call: callback.call)], to: slot, replacing: false,
+                tracksObservation: callback.tracksObservation)
         }
     }
 }

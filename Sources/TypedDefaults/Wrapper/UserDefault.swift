@@ -58,7 +58,8 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ) {
         self.init(
             binding: KeyBinding(
-                key: key, defaultSource: defaultSource, rules: rules, didSetHandlers: didSetHandlers, in: store.state,
+                key: key, defaultSource: defaultSource, rules: rules, didSetHandlers: didSetHandlers,
+                in: store.ownState,
                 isTypedKey: false),
             store: store)
     }
@@ -336,7 +337,7 @@ extension UserDefault where Value: Sendable {
     ///   - store: the store the value lives in; if `nil` (the default), the key's store, else `.standard`.
     public init(_ key: DefaultsKey<Value>, store: DefaultsStore? = nil) {
         let store = store ?? key.store ?? .standard
-        self.init(binding: key.binding(in: store.state), store: store)
+        self.init(binding: key.binding(in: store.ownState), store: store)
     }
 
     /// The same property with a callback run after every change of its value: a write through

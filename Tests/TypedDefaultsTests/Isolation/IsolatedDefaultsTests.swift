@@ -120,6 +120,35 @@ private final class TrackedProbe: Observable {
         #expect(stored?["count"] as? Int == 1, "the test's write reached the suite's file")
     }
 
+    @Test func aHandleMadeInsideKeepsToItsSuiteAfter() throws {
+        let suite = try TestSuite()
+        suite.store[DefaultsKey<Int>("count", default: 0)] = 3
+        // A model's `static let` first touched inside an isolated test.
+        let handle = IsolatedSuites.$current.withValue(IsolatedSuites()) {
+            let handle = UserDefault(wrappedValue: 0, "count", store: suite.store)
+            handle.wrappedValue = 42
+            return handle
+        }
+        #expect(handle.wrappedValue == 3)
+        handle.wrappedValue = 7
+        #expect(UserDefault(wrappedValue: 0, "count", store: suite.store).wrappedValue == 7)
+        let file = try #require(try suite.fileBytes())
+        let stored = try PropertyListSerialization.propertyList(from: file, format: nil) as? [String: Any]
+        #expect(stored?["count"] as? Int == 7, "a write through the handle did not reach the suite")
+    }
+
+    @Test func aCallbackMadeBeforeHearsAnyHandleInTheCopy() {
+        let store = DefaultsStore.inMemory()
+        let changes = Counter()
+        let watched = UserDefault(wrappedValue: 0, "volume", store: store).didSet { _, _ in changes.increment() }
+        IsolatedSuites.$current.withValue(IsolatedSuites()) {
+            store[DefaultsKey<Int>("volume", default: 0)] = 5
+            #expect(changes.value == 1)
+        }
+        #expect(changes.value == 1, "the copy's change ran the callback again outside it")
+        _ = watched
+    }
+
     @Test func detachedWorkUsesTheSuiteItself() async {
         let store = DefaultsStore.inMemory()
         let handle = UserDefault(wrappedValue: 0, "count", store: store)

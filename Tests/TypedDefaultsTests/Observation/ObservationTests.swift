@@ -141,7 +141,9 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
         let store = DefaultsStore.inMemory()
         let volume = UserDefault(wrappedValue: 0.5, "volume", store: store)
         volume.wrappedValue = 0.6
-        let reader = Task {
+        // High: a task made at the default priority waits behind every test queued on the
+        // cooperative pool, which under ThreadSanitizer outlasted the wait below.
+        let reader = Task(priority: .high) {
             var received: [Double] = []
             for await change in volume.changes(initial: true) {
                 received.append(change.newValue)
@@ -159,7 +161,8 @@ func eventually(seconds: Double = patience, _ condition: () -> Bool) async -> Bo
     @Test func cancellingTheTaskEndsTheObservation() async {
         let store = DefaultsStore.inMemory()
         let volume = UserDefault(wrappedValue: 0, "volume", store: store)
-        let reader = Task { for await _ in volume.changes() {} }
+        // High, as above: not queued behind the other tests.
+        let reader = Task(priority: .high) { for await _ in volume.changes() {} }
         #expect(await eventually { store.state.observers.count == 1 })
         reader.cancel()
         await reader.value

@@ -18,6 +18,23 @@ extension DefaultsStore {
         nonmutating set { key.binding(in: ownState).write(newValue, in: ownState, durability: durability) }
     }
 
+    /// The value of a typed key in its own store: the ``DefaultsKey/store`` it was declared
+    /// with, else ``standard``. Defaults' `Defaults[.key]`.
+    ///
+    /// ```swift
+    /// extension DefaultsKeys {
+    ///     static let accent = DefaultsKey<String>("accent", default: "blue", store: DefaultsStore(suite: "group.example"))
+    /// }
+    /// DefaultsStore[.accent] = "green"   // in group.example, as `@UserDefault(.accent)` reads it
+    /// ```
+    ///
+    /// `store[.key]` reads the key in `store`, whatever store the key names.
+    @inlinable
+    public static subscript<Value>(key: DefaultsKey<Value>) -> Value {
+        get { (key.store ?? .standard)[key] }
+        set { (key.store ?? .standard)[key] = newValue }
+    }
+
     /// Changes a key's value atomically, as ``UserDefault/update(_:)`` does.
     ///
     /// ```swift

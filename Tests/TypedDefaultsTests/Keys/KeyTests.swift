@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TypedDefaultsTestSupport
 @testable import TypedDefaults
 
 enum NFLTeam: String, Codable, DefaultsValueConvertible { case bills, jets, dolphins, patriots }
@@ -355,5 +356,33 @@ final class Tracked: NSObject, NSSecureCoding, DefaultsValueConvertible, Sendabl
     init?(coder: NSCoder) {
         guard let name = coder.decodeObject(of: NSString.self, forKey: "name") else { return nil }
         self.name = name as String
+    }
+}
+
+extension DefaultsStore {
+    fileprivate static let keysOwn = DefaultsStore(suite: "typeddefaults-tests.keys-own-store")
+}
+
+extension DefaultsKeys {
+    fileprivate static let accent = DefaultsKey<String>("accent", default: "blue", store: .keysOwn)
+    fileprivate static let standardAccent = DefaultsKey<String>("accent", default: "blue")
+}
+
+/// `DefaultsStore[.key]`, Defaults' `Defaults[.key]`: a key in the store it names. On copies of
+/// the stores, so that `.standard` is never written.
+@Suite(.isolatedDefaults) struct KeyInItsOwnStoreTests {
+    @Test func aKeyThatNamesAStoreIsReadAndWrittenThere() {
+        DefaultsStore[.accent] = "green"
+        #expect(DefaultsStore.keysOwn[.accent] == "green")
+        #expect(UserDefault(.accent).wrappedValue == "green")
+        #expect(DefaultsStore.standard[.standardAccent] == "blue", "written to .standard, not the key's store")
+        DefaultsStore[.accent] += "!"
+        #expect(DefaultsStore[.accent] == "green!")
+    }
+
+    @Test func aKeyThatNamesNoStoreIsInTheStandardOne() {
+        DefaultsStore[.standardAccent] = "red"
+        #expect(DefaultsStore.standard[.standardAccent] == "red")
+        #expect(DefaultsStore.keysOwn[.accent] == "blue")
     }
 }

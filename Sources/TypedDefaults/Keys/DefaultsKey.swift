@@ -43,8 +43,6 @@
 // @unchecked Sendable is sound: every stored property is a `let` of a Sendable type (`Value` is
 // Sendable, and so are the default, the rules and the callbacks); the superclass has none.
 public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: DefaultsKeys, @unchecked Sendable {
-    /// The name the value is stored under.
-    public let name: String
     /// The store the key lives in, used wherever the key is used without a store; `nil` for a key
     /// used in ``DefaultsStore/standard`` unless another store is named at the use.
     public let store: DefaultsStore?
@@ -58,12 +56,11 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
         name: String, store: DefaultsStore?, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>],
         didSetHandlers: [DidSetHandler<Value>]
     ) {
-        self.name = name
         self.store = store
         self.defaultSource = defaultSource
         self.rules = rules
         self.didSetHandlers = didSetHandlers
-        super.init()
+        super.init(name: name)
     }
 
     /// A key whose default is a fallback: read while nothing is stored, never written.
@@ -179,7 +176,6 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
             didSetHandlers: didSetHandlers + [DidSetHandler(body)])
     }
 
-    override var keyName: String { name }
     override var keyStore: DefaultsStore? { store }
 
     override func reset(in store: DefaultsStore) {

@@ -22,12 +22,20 @@
 /// ```
 ///
 /// Keys are equal when they have the same name and the same store (``DefaultsKey/store``).
-// @unchecked Sendable is sound: the class has no stored properties.
+// @unchecked Sendable is sound: its one stored property is a `let` of a Sendable type.
 public class DefaultsKeys: Hashable, @unchecked Sendable {
-    init() {}
+    /// The name the value is stored under: also of a key held as a `DefaultsKeys`, so that a set
+    /// of keys of different types can list theirs.
+    ///
+    /// ```swift
+    /// let appearance: [DefaultsKeys] = [.theme, .fontSize]
+    /// print(appearance.map(\.name))   // ["theme", "fontSize"]
+    /// ```
+    public let name: String
 
-    /// The key's name; each ``DefaultsKey`` overrides it (no other subclass can exist).
-    var keyName: String { "" }
+    init(name: String) {
+        self.name = name
+    }
     /// The store the key carries, if any.
     var keyStore: DefaultsStore? { nil }
 
@@ -40,12 +48,12 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// Keys are equal when they name the same stored key, scalar for scalar (so
     /// `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as in the suite), in the same store.
     public static func == (lhs: DefaultsKeys, rhs: DefaultsKeys) -> Bool {
-        DefaultsStoredKey(lhs.keyName) == DefaultsStoredKey(rhs.keyName)
+        DefaultsStoredKey(lhs.name) == DefaultsStoredKey(rhs.name)
             && lhs.keyStore?.ownState === rhs.keyStore?.ownState
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(DefaultsStoredKey(keyName))
+        hasher.combine(DefaultsStoredKey(name))
         hasher.combine(keyStore.map { ObjectIdentifier($0.ownState) })
     }
 }

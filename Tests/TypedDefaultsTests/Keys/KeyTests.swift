@@ -386,3 +386,14 @@ extension DefaultsKeys {
         #expect(DefaultsStore.keysOwn[.accent] == "blue")
     }
 }
+
+@Suite struct KeyNameTests {
+    @Test func keysOfDifferentTypesListTheirNames() {
+        let keys: [DefaultsKeys] = [
+            DefaultsKey<Int>("launchCount", default: 0), DefaultsKey<String?>("nickname"),
+            DefaultsKey<NFLTeam>("team", default: .bills),
+        ]
+        #expect(keys.map(\.name) == ["launchCount", "nickname", "team"])
+        #expect(Set(keys).count == 3)
+    }
+}

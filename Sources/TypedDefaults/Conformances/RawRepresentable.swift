@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `RawRepresentable` type, such as an enum with raw values, is stored as its raw value.
 ///
 /// ```swift
@@ -7,7 +9,9 @@
 ///
 /// A stored raw value with no matching case (a case removed in a later version, a typo
 /// written by another tool) reads as the default and reports
-/// ``DefaultsError/typeMismatch(key:expected:found:)``; the stored value is kept.
+/// ``DefaultsError/typeMismatch(key:expected:found:)``; the stored value is kept. A
+/// `String`-backed value that Defaults stored through its `Codable` bridge, a JSON string
+/// (`"\"12-hour\""`), reads as its case; a write stores the raw value again.
 extension DefaultsValueConvertible where Self: RawRepresentable, RawValue: DefaultsValueConvertible {
     public init(defaultsRepresentation: RawValue.DefaultsRepresentation) throws {
         self = try RawValueStorage.value(from: defaultsRepresentation)
@@ -36,11 +40,21 @@ enum RawValueStorage {
         from representation: Value.RawValue.DefaultsRepresentation
     ) throws -> Value where Value.RawValue: DefaultsValueConvertible {
         let rawValue = try Value.RawValue(defaultsRepresentation: representation)
-        guard let value = Value(rawValue: rawValue) else {
+        guard let value = Value(rawValue: rawValue) ?? fromJSONString(rawValue) else {
             throw DefaultsTypeMismatch(
                 expected: String(describing: Value.self),
                 found: "unknown raw value \(StoredObject.describe(representation._propertyListObject))")
         }
         return value
+    }
+
+    /// The case whose raw value `text` holds as a JSON string, as Defaults' `Codable` bridge
+    /// stores a `String`-backed enum: `"\"dark\""` for `.dark`.
+    private static func fromJSONString<Value: RawRepresentable>(_ rawValue: Value.RawValue) -> Value? {
+        guard let text = rawValue as? String, text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
+            let decoded = try? JSONDecoder().decode(String.self, from: Data(text.utf8)),
+            let raw = decoded as? Value.RawValue
+        else { return nil }
+        return Value(rawValue: raw)
     }
 }

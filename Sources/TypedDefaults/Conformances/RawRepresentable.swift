@@ -9,9 +9,9 @@ import Foundation
 ///
 /// A stored raw value with no matching case (a case removed in a later version, a typo
 /// written by another tool) reads as the default and reports
-/// ``DefaultsError/typeMismatch(key:expected:found:)``; the stored value is kept. A
-/// `String`-backed value that Defaults stored through its `Codable` bridge, a JSON string
-/// (`"\"12-hour\""`), reads as its case; a write stores the raw value again.
+/// ``DefaultsError/typeMismatch(key:expected:found:)``; the stored value is kept. A `Codable`
+/// value that Defaults stored through its `Codable` bridge, the JSON of its raw value as a string
+/// (`"\"12-hour\""`, `"180"`), reads as its case; a write stores the raw value again.
 extension DefaultsValueConvertible where Self: RawRepresentable, RawValue: DefaultsValueConvertible {
     public init(defaultsRepresentation: RawValue.DefaultsRepresentation) throws {
         self = try RawValueStorage.value(from: defaultsRepresentation)

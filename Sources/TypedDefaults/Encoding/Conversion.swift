@@ -1,3 +1,5 @@
+import Foundation
+
 /// Converting between values and stored objects, with errors named after the key.
 enum Conversion {
     static func decode<Value: DefaultsValueConvertible>(
@@ -7,8 +9,22 @@ enum Conversion {
             return .success(
                 try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: object.object)))
         } catch {
+            if let value = decodedFromJSONText(object.object, as: Value.self) { return .success(value) }
             return .failure(.reading(key, error))
         }
+    }
+
+    /// An enum with raw values that sindresorhus/Defaults stored through its `Codable` bridge, as
+    /// the JSON of its raw value (`"180"` for an `Int`-backed one): tried only where the stored
+    /// object does not read as `Value` stores itself. Other types keep their strict forms: a
+    /// string under a `Decimal` or an `Int` key stays a mismatch.
+    private static func decodedFromJSONText<Value: DefaultsValueConvertible>(_ object: Any, as type: Value.Type)
+        -> Value?
+    {
+        guard let text = object as? String, Value.self is any RawRepresentable.Type,
+            let decodable = Value.self as? any Decodable.Type
+        else { return nil }
+        return (try? JSONDecoder().decode(decodable, from: Data(text.utf8))) as? Value
     }
 
     /// The object to store for `value`, refusing anything `UserDefaults` would crash on, and a

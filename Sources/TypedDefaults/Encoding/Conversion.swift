@@ -10,8 +10,18 @@ enum Conversion {
                 try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: object.object)))
         } catch {
             if let value = decodedFromJSONText(object.object, as: Value.self) { return .success(value) }
-            return .failure(.reading(key, error))
+            return .failure(.reading(key, naming(Value.self, in: error)))
         }
+    }
+
+    /// A mismatch of an enum's raw value named after the enum (`expected Interval`, not
+    /// `expected Int`): the type the program declared, which the report is read against.
+    private static func naming<Value>(_ type: Value.Type, in error: any Error) -> any Error {
+        guard Value.self is any RawRepresentable.Type, var mismatch = error as? DefaultsTypeMismatch,
+            mismatch.path.isEmpty
+        else { return error }
+        mismatch.expected = String(describing: Value.self)
+        return mismatch
     }
 
     /// An enum with raw values that sindresorhus/Defaults stored through its `Codable` bridge, as

@@ -61,5 +61,6 @@ private enum Interval: Int, Codable, DefaultsValueConvertible { case minute = 60
         }
         #expect(interval == .minute)
         #expect(reports.count == 1)
+        #expect("\(reports)".contains("expected Interval"), "the report names the stored form: \(reports)")
     }
 }

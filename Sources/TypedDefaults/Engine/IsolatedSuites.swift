@@ -25,11 +25,15 @@
     }
 
     /// The state a store of `own` uses in the running task: its copy in an isolated test, else
-    /// the suite's own.
+    /// the suite's own. Asked only of a suite that ``SuiteState/mayBeIsolated``.
     @usableFromInline
     static func state(for own: SuiteState) -> SuiteState {
-        guard let current, own.mayBeIsolated else { return own }
-        return current.copy(of: own)
+        copy(standingFor: own) ?? own
+    }
+
+    /// The running test's copy of `own`, or `nil` outside an isolated test.
+    static func copy(standingFor own: SuiteState) -> SuiteState? {
+        current?.copy(of: own)
     }
 
     private func copy(of own: SuiteState) -> SuiteState {
@@ -75,7 +79,8 @@ enum IsolationSwitch {
 
     static func turnOn() {
         states.withLock { states in
-            for registered in states?.values ?? [:].values { registered.state.markMayBeIsolated() }
+            guard let registered = states else { return }
+            for entry in registered.values { entry.state.markMayBeIsolated() }
             states = nil
         }
     }

@@ -95,11 +95,8 @@
     /// Encodes and stores `value`, caching `decoded` as its decode.
     @usableFromInline
     func store(_ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability) {
-        if _slowPath(state.mayBeIsolated) {
-            let copy = IsolatedSuites.state(for: state)
-            if copy !== state {
-                return bound(to: copy).store(value, decoded: decoded, in: copy, durability: durability)
-            }
+        if _slowPath(state.mayBeIsolated), let copy = IsolatedSuites.copy(standingFor: state) {
+            return bound(to: copy).store(value, decoded: decoded, in: copy, durability: durability)
         }
         switch writing {
         case .value: break
@@ -127,9 +124,8 @@
     /// A read that the cache could not answer: loads, decodes, caches and reports.
     @usableFromInline
     func readThroughCache(in state: SuiteState) -> Value {
-        if _slowPath(state.mayBeIsolated) {
-            let copy = IsolatedSuites.state(for: state)
-            if copy !== state { return bound(to: copy).read(in: copy) }
+        if _slowPath(state.mayBeIsolated), let copy = IsolatedSuites.copy(standingFor: state) {
+            return bound(to: copy).read(in: copy)
         }
         switch readStored(in: state) {
         case .missing, .cached(.failure):

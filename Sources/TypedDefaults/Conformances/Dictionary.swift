@@ -69,7 +69,7 @@ where
         return result
     }
 
-    private static func key(stored: String) throws -> Key {
+    static func key(stored: String) throws -> Key {
         guard let representation = Key.DefaultsRepresentation(stored) else {
             throw DefaultsTypeMismatch(expected: String(describing: Key.self), found: "key \"\(stored)\"")
         }

@@ -9,32 +9,20 @@ enum Conversion {
             return .success(
                 try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: object.object)))
         } catch {
-            if let value = decodedFromJSONText(object.object, as: Value.self) { return .success(value) }
+            if let value = OtherLibrariesForms.read(object.object, as: Value.self) { return .success(value) }
             return .failure(.reading(key, naming(Value.self, in: error)))
         }
     }
 
-    /// A mismatch of an enum's raw value named after the enum (`expected Interval`, not
-    /// `expected Int`): the type the program declared, which the report is read against.
+    /// A mismatch of the whole value named after the type the program declared (`expected
+    /// CGSize`, `expected Interval`), not after the form it is stored in (`Dictionary<String,
+    /// Double>`, `Int`): the report is read against the declaration.
     private static func naming<Value>(_ type: Value.Type, in error: any Error) -> any Error {
-        guard Value.self is any RawRepresentable.Type, var mismatch = error as? DefaultsTypeMismatch,
+        guard !(Value.self is any DefaultsValue.Type), var mismatch = error as? DefaultsTypeMismatch,
             mismatch.path.isEmpty
         else { return error }
         mismatch.expected = String(describing: Value.self)
         return mismatch
-    }
-
-    /// An enum with raw values that sindresorhus/Defaults stored through its `Codable` bridge, as
-    /// the JSON of its raw value (`"180"` for an `Int`-backed one): tried only where the stored
-    /// object does not read as `Value` stores itself. Other types keep their strict forms: a
-    /// string under a `Decimal` or an `Int` key stays a mismatch.
-    private static func decodedFromJSONText<Value: DefaultsValueConvertible>(_ object: Any, as type: Value.Type)
-        -> Value?
-    {
-        guard let text = object as? String, Value.self is any RawRepresentable.Type,
-            let decodable = Value.self as? any Decodable.Type
-        else { return nil }
-        return (try? JSONDecoder().decode(decodable, from: Data(text.utf8))) as? Value
     }
 
     /// The object to store for `value`, refusing anything `UserDefaults` would crash on, and a

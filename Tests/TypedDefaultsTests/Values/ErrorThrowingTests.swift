@@ -23,7 +23,7 @@ import TypedDefaults
         let layout = WindowLayout(width: 1, height: 1, title: nil, opened: .distantPast, zoom: 1)
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        try expectFailedRead(bytes, as: layout, isMismatch(expected: "String", found: "Data (64 bytes)"))
+        try expectFailedRead(bytes, as: layout, isMismatch(expected: "WindowLayout", found: "Data (64 bytes)"))
         try expectFailedRead(#"{"width": 1, "heig"#, as: layout, isCorrupt)
         try expectFailedRead(#"{"width": "wide"}"#, as: layout, isCorrupt)
     }
@@ -52,7 +52,7 @@ import TypedDefaults
             withRootObject: Swatch(name: "x", hue: 1), requiringSecureCoding: true)
         try expectFailedRead(archive.prefix(archive.count / 2), as: swatch, isCorrupt)
         try expectFailedRead(Data("not an archive".utf8), as: swatch, isCorrupt)
-        try expectFailedRead("a string", as: swatch, isMismatch(expected: "Data", found: "String"))
+        try expectFailedRead("a string", as: swatch, isMismatch(expected: "Swatch", found: "String"))
     }
 
     // corelibs Foundation kills the process when it unarchives an archive of another class.

@@ -73,7 +73,7 @@ import TypedDefaults
         try expectFailedRead("-1", as: UInt128(7), isMismatch(expected: "UInt128", found: "-1"))
         let tooBig = "340282366920938463463374607431768211456"
         try expectFailedRead(tooBig, as: UInt128(7), isMismatch(expected: "UInt128", found: tooBig))
-        try expectFailedRead(5, as: Int128(7), isMismatch(expected: "String", found: "integer 5"))
+        try expectFailedRead(5, as: Int128(7), isMismatch(expected: "Int128", found: "integer 5"))
     }
 
     // MARK: Character
@@ -98,7 +98,7 @@ import TypedDefaults
         try expectFailedRead([1], as: 0...1, isMismatch(expected: "ClosedRange<Int>", found: "array of 1 bounds"))
         try expectFailedRead([1, 2, 3], as: 0..<1, isMismatch(expected: "Range<Int>", found: "array of 3 bounds"))
         try expectFailedRead([1, "a"] as [Any], as: 0..<1, isMismatch(expected: "Int", found: "String"))
-        try expectFailedRead("0..<1", as: 0..<1, isMismatch(expected: "Array<Int>", found: "String"))
+        try expectFailedRead("0..<1", as: 0..<1, isMismatch(expected: "Range<Int>", found: "String"))
     }
 
     // MARK: Duration
@@ -116,7 +116,7 @@ import TypedDefaults
             ["seconds": "1", "attoseconds": 0] as [String: Any], as: Duration.zero,
             isMismatch(expected: "Int64", found: "String"))
         try expectFailedRead(
-            1.5, as: Duration.zero, isMismatch(expected: "Dictionary<String, Int64>", found: "floating-point"))
+            1.5, as: Duration.zero, isMismatch(expected: "Duration", found: "floating-point"))
     }
 
     /// Components another program wrote out of their usual ranges still make a duration.
@@ -151,7 +151,7 @@ import TypedDefaults
             ["width": "wide", "height": 2] as [String: Any], as: CGSize.zero,
             isMismatch(expected: "Double", found: "String"))
         try expectFailedRead(
-            "{1, 2}", as: CGPoint.zero, isMismatch(expected: "Dictionary<String, Double>", found: "String"))
+            "{1, 2", as: CGPoint.zero, isMismatch(expected: "CGPoint", found: "String"))
         try expectFailedRead(true, as: CGFloat(1), isMismatch(expected: "CGFloat", found: "Bool"))
     }
 
@@ -166,8 +166,8 @@ import TypedDefaults
     @Test func identifiersAndIndexesRefuseBadData() throws {
         let utc = TimeZone(identifier: "UTC")!
         try expectFailedRead("Nowhere/Atlantis", as: utc, isMismatch(expected: "TimeZone", found: "Nowhere/Atlantis"))
-        try expectFailedRead(3600, as: utc, isMismatch(expected: "String", found: "integer 3600"))
-        try expectFailedRead(42, as: Locale(identifier: "en"), isMismatch(expected: "String", found: "integer 42"))
+        try expectFailedRead(3600, as: utc, isMismatch(expected: "TimeZone", found: "integer 3600"))
+        try expectFailedRead(42, as: Locale(identifier: "en"), isMismatch(expected: "Locale", found: "integer 42"))
         try expectFailedRead([1, "a"] as [Any], as: IndexPath(), isMismatch(expected: "Int", found: "String"))
     }
 
@@ -183,7 +183,7 @@ import TypedDefaults
         try expectFailedRead("not json", as: meters, isCorrupt)
         try expectFailedRead("{}", as: meters, isCorrupt)
         try expectFailedRead(#"{"hour":"eight"}"#, as: DateComponents(), isCorrupt)
-        try expectFailedRead(8, as: DateComponents(), isMismatch(expected: "String", found: "integer 8"))
+        try expectFailedRead(8, as: DateComponents(), isMismatch(expected: "DateComponents", found: "integer 8"))
     }
 
     // MARK: Dictionaries with keys that are not strings

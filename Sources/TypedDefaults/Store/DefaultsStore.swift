@@ -57,8 +57,9 @@ public struct DefaultsStore: Sendable {
         PreferencesFolder.url
     }
 
-    /// The standard suite: on Linux the one named after the bundle identifier or the process.
-    public static let standard = DefaultsStore(UserDefaults.standard)
+    /// The standard suite: the one ``nameStandardSuite(_:)`` named, else the one
+    /// `UserDefaults.standard` keeps, named on Linux after the bundle identifier or the process.
+    public static let standard = StandardSuite.make()
 
     /// The suite named `suiteName`.
     ///

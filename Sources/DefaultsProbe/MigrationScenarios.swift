@@ -26,11 +26,10 @@ enum AppMigrations {
         .dropKey("legacyFlag"),  // version 4
     ]
 
-    /// The steps for values other libraries stored (see `plantForeign`).
+    /// The one step values other libraries stored need (see `plantForeign`): a whole number
+    /// stored as a `Double`, under a key now read as `Int`. Everything else reads as stored.
     static let fromOtherLibraries: [DefaultsMigration] = [
-        .decodeJSON("defaults.theme", as: Mode.self),
-        .decodeJSON("swifty.layout", as: WindowLayout.self),
-        .convert("plain.count", from: Double.self, to: Int.self) { Int($0) },
+        .convert("plain.count", from: Double.self, to: Int.self) { Int($0) }
     ]
 }
 
@@ -130,8 +129,17 @@ enum MigrationScenario {
         defaults.set(["a", "b"], forKey: "defaults.set")
         defaults.set(try json("https://swift.org/x?y#z"), forKey: "defaults.url")
         defaults.set(try json(Mode.manual), forKey: "defaults.theme")
-        // SwiftyUserDefaults: Codable as JSON Data.
+        // Defaults: a type with no bridge of its own, through its Codable bridge.
+        defaults.set(try json(CGSize(width: 600, height: 900)), forKey: "defaults.size")
+        defaults.set([try json(CGPoint(x: 1, y: 2))], forKey: "defaults.points")
+        defaults.set(try json(Locale(identifier: "de_CH")), forKey: "defaults.locale")
+        defaults.set(try json(Duration.milliseconds(1500)), forKey: "defaults.duration")
+        // SwiftyUserDefaults and Foil: Codable as JSON Data.
         defaults.set(try JSONEncoder().encode(layout), forKey: "swifty.layout")
+        defaults.set(
+            try JSONEncoder().encode(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")), forKey: "foil.uuid")
+        defaults.set(try JSONEncoder().encode(0..<10), forKey: "foil.range")
+        defaults.set(try JSONEncoder().encode(Decimal(string: "19.99")), forKey: "foil.price")
         // @AppStorage: raw values, Data, and URLs as UserDefaults stores them.
         defaults.set("voice", forKey: "appStorage.channel")
         defaults.set(10, forKey: "appStorage.level")
@@ -144,6 +152,9 @@ enum MigrationScenario {
         defaults.set(3.0, forKey: "plain.count")
         defaults.set(Float(0.5), forKey: "plain.volume")
         defaults.set(Int32(7), forKey: "plain.small")
+        // Plain UserDefaults code on Apple platforms: NSStringFromCGRect, CoreGraphics' dictionary.
+        defaults.set("{{0, 20}, {800, 600}}", forKey: "plain.frame")
+        defaults.set(["Width": 600, "Height": 900], forKey: "plain.size")
         defaults.synchronize()
     }
 
@@ -167,7 +178,14 @@ enum MigrationScenario {
         check("defaults.set", Set(["a", "b"]), [])
         check("defaults.url", URL(string: "https://swift.org/x?y#z")!, URL(fileURLWithPath: "/"))
         check("defaults.theme", Mode.manual, .automatic)
+        check("defaults.size", CGSize(width: 600, height: 900), .zero)
+        check("defaults.points", [CGPoint(x: 1, y: 2)], [])
+        check("defaults.locale", Locale(identifier: "de_CH"), Locale(identifier: "en_US"))
+        check("defaults.duration", Duration.milliseconds(1500), .zero)
         check("swifty.layout", layout, other)
+        check("foil.uuid", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, UUID())
+        check("foil.range", 0..<10, 0..<1)
+        check("foil.price", Decimal(string: "19.99")!, 0)
         check("appStorage.channel", Channel.voice, .music)
         check("appStorage.level", Level.high, .low)
         check("appStorage.data", Data([1, 2, 3]), Data())
@@ -177,6 +195,8 @@ enum MigrationScenario {
         check("plain.count", 3, 0)
         check("plain.volume", Float(0.5), 0)
         check("plain.small", Int32(7), 0)
+        check("plain.frame", CGRect(x: 0, y: 20, width: 800, height: 600), .zero)
+        check("plain.size", CGSize(width: 600, height: 900), .zero)
         guard problems.isEmpty else { throw Failure(problems.joined(separator: "; ")) }
         say("verified")
     }

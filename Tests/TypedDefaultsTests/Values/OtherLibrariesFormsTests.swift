@@ -122,6 +122,13 @@ enum OtherLibraryRules {
                 .init(library, [layout], default: []) { try Rules.jsonData([layout]) },
             ]
         }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            let wide = Int128(1) << 100
+            forms += [
+                .init("Defaults", wide, default: 0) { try Rules.defaultsJSON(wide) },
+                .init("Foil", wide, default: 0) { try Rules.jsonData(wide) },
+            ]
+        }
         return forms
     }()
 

@@ -29,14 +29,12 @@ enum Scenario {
             }
         case ("standard-named", _):
             // `.standard` named after the suite, whatever this executable is called: counts a
-            // launch in it and says which file holds it.
+            // launch in it.
             try DefaultsStore.nameStandardSuite(suite)
             let launches = UserDefault(wrappedValue: 0, "launches")
             launches.wrappedValue += 1
             try DefaultsStore.standard.flush()
-            say(
-                "launches \(launches.wrappedValue) in \(DefaultsStore.standard.fileURL?.lastPathComponent ?? "no file")"
-            )
+            say("launches \(launches.wrappedValue)")
         case ("increment", let count?):
             let counter = UserDefault(wrappedValue: 0, "counter", store: store)
             for _ in 0..<count { counter.update { $0 += 1 } }

@@ -20,7 +20,7 @@ struct LinkedSuiteTests {
         plainStore[value] = "B"
         try plainStore.flush()
         #expect(
-            await eventually(seconds: 5) { linkedStore[value] == "B" },
+            await eventually { linkedStore[value] == "B" },
             "the linked suite still reads \(linkedStore[value]); the file holds B")
     }
 
@@ -43,7 +43,7 @@ struct LinkedSuiteTests {
         let result = try await Probe.run(["immediate", suite.name, "B"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(
-            await eventually(seconds: 5) { store[value] == "B" },
+            await eventually { store[value] == "B" },
             "the linked suite still reads \(store[value]) after another process wrote B")
     }
 }

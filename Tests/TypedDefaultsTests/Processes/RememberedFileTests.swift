@@ -36,7 +36,7 @@ struct RememberedFileTests {
         #expect(result.status == 0, "\(result.errors)")
         #expect(try Data(contentsOf: suite.plistURL) == written, "the other process wrote other bytes")
         #expect(
-            await eventually(seconds: 5) { store[value] == "A" },
+            await eventually { store[value] == "A" },
             "the store still reads \(store[value]) after another process wrote A; the file holds A")
         #expect(await eventually(seconds: 1) { heard.all == ["default", "A"] }, "the observer heard \(heard.all)")
     }
@@ -65,7 +65,7 @@ struct RememberedFileTests {
         copy.waitUntilExit()
         #expect(copy.terminationStatus == 0)
         #expect(
-            await eventually(seconds: 5) { store[value] == "A" && store[other] == 7 },
+            await eventually { store[value] == "A" && store[other] == 7 },
             "the store still reads \(store[value]), \(store[other]) after the file was restored to A, 7")
     }
 
@@ -118,6 +118,6 @@ struct RememberedFileTests {
             try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.plistURL), format: nil)
             as? [String: Any]
         #expect(stored?["counter"] as? Int == 900)
-        #expect(await eventually(seconds: 5) { counter.wrappedValue == 900 }, "the store reads \(counter.wrappedValue)")
+        #expect(await eventually { counter.wrappedValue == 900 }, "the store reads \(counter.wrappedValue)")
     }
 }

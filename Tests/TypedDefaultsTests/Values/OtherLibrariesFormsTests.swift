@@ -13,6 +13,9 @@ struct FormsLayout: Codable, Equatable, Sendable, DefaultsValueConvertible {
     var sidebar: Bool
 }
 
+/// An enum with raw values, as apps declare their themes.
+enum FormsTheme: String, Codable, Sendable, DefaultsValueConvertible { case light, dark }
+
 /// Another library's bytes for one type: written with plain `UserDefaults` into a suite file, as
 /// that library does, then read here as the type, with nothing reported; a write then stores this
 /// library's own form.
@@ -52,9 +55,10 @@ struct OtherLibraryForm: Sendable, CustomTestStringConvertible {
 /// What each library does with a value: the rules of its source, applied with Foundation's own
 /// encoder.
 enum OtherLibraryRules {
-    /// sindresorhus/Defaults' `Codable` bridge: the JSON as a string.
-    static func defaultsJSON(_ value: some Encodable) throws -> Any {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    /// sindresorhus/Defaults' `Codable` bridge: the JSON of a one-element array, its brackets
+    /// dropped, as a string.
+    static func defaultsJSON<Value: Encodable>(_ value: Value) throws -> Any {
+        String(String(decoding: try JSONEncoder().encode([value]), as: UTF8.self).dropFirst().dropLast())
     }
 
     /// Foil's and SwiftyUserDefaults' `Codable` values: the JSON as `Data`.
@@ -96,6 +100,27 @@ enum OtherLibraryRules {
             .init("Defaults", ["main": size], default: [:]) { ["main": try Rules.defaultsJSON(size)] },
             .init("Defaults", Optional(size), default: nil) { try Rules.defaultsJSON(size) },
             .init("Defaults", Set([size.width]), default: []) { [Double(size.width)] },
+            // Defaults' own bridges, and its `Codable` bridge for an enum that is also `Codable`.
+            .init("Defaults", URL(string: "https://swift.org/x?y#z")!, default: URL(fileURLWithPath: "/")) {
+                try Rules.defaultsJSON(URL(string: "https://swift.org/x?y#z")!)
+            },
+            .init("Defaults", id, default: UUID()) { id.uuidString },
+            .init("Defaults", 0..<10, default: 0..<1) { [0, 10] },
+            .init("Defaults", 1.5...2.5, default: 0...1) { [1.5, 2.5] },
+            .init("Defaults", Date(timeIntervalSinceReferenceDate: 12), default: .distantPast) {
+                Date(timeIntervalSinceReferenceDate: 12)
+            },
+            .init("Defaults", FormsTheme.dark, default: .light) { try Rules.defaultsJSON(FormsTheme.dark) },
+            // `@AppStorage`: raw values, numbers, strings, `Data`, and URLs as `set(URL)` stores them.
+            .init("@AppStorage", FormsTheme.dark, default: .light) { "dark" },
+            .init("@AppStorage", 7, default: 0) { 7 },
+            .init("@AppStorage", true, default: false) { true },
+            .init("@AppStorage", 0.25, default: 0) { 0.25 },
+            .init("@AppStorage", "text", default: "") { "text" },
+            .init("@AppStorage", Data([1, 2, 3]), default: Data()) { Data([1, 2, 3]) },
+            .init("@AppStorage", URL(fileURLWithPath: "/tmp/notes.txt"), default: URL(fileURLWithPath: "/")) {
+                URL(fileURLWithPath: "/tmp/notes.txt")
+            },
             // Plain `UserDefaults` code on Apple platforms: `NSStringFromCGSize` and its kin, and
             // CoreGraphics' `dictionaryRepresentation`.
             .init("UserDefaults", size, default: .zero) { "{600, 900}" },
@@ -122,11 +147,19 @@ enum OtherLibraryRules {
                 .init(library, [layout], default: []) { try Rules.jsonData([layout]) },
             ]
         }
+        forms += [
+            // Foil: an array or a set of elements, each in its form.
+            .init("Foil", [layout, layout], default: []) { [try Rules.jsonData(layout), try Rules.jsonData(layout)] },
+            .init("Foil", Set([size.width]), default: []) { [Double(size.width)] },
+        ]
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             let wide = Int128(1) << 100
+            let unsigned = UInt128.max
             forms += [
                 .init("Defaults", wide, default: 0) { try Rules.defaultsJSON(wide) },
                 .init("Foil", wide, default: 0) { try Rules.jsonData(wide) },
+                .init("Defaults", unsigned, default: 0) { try Rules.defaultsJSON(unsigned) },
+                .init("SwiftyUserDefaults", unsigned, default: 0) { try Rules.jsonData(unsigned) },
             ]
         }
         return forms
@@ -135,7 +168,14 @@ enum OtherLibraryRules {
     @Test(arguments: forms)
     func readsAsStoredAndWritesItsOwnForm(_ form: OtherLibraryForm) throws {
         let suite = try TestSuite()
-        suite.plant(try form.stored(), forKey: "key")
+        let object = try form.stored()
+        if let url = object as? URL {
+            // Through `set(_: URL?, forKey:)`, as these libraries store a URL.
+            suite.defaults.set(url, forKey: "key")
+            suite.defaults.synchronize()
+        } else {
+            suite.plant(object, forKey: "key")
+        }
         let problem = try form.check(suite)
         #expect(problem == nil, "\(form.testDescription): \(problem ?? "")")
     }

@@ -56,7 +56,8 @@ struct OtherLibraryForm: Sendable, CustomTestStringConvertible {
 /// encoder.
 enum OtherLibraryRules {
     /// sindresorhus/Defaults' `Codable` bridge: the JSON of a one-element array, its brackets
-    /// dropped, as a string.
+    /// dropped, as a string (its 5 to 8 releases; 9 encodes the value itself with sorted keys,
+    /// the same text for every value here).
     static func defaultsJSON<Value: Encodable>(_ value: Value) throws -> Any {
         String(String(decoding: try JSONEncoder().encode([value]), as: UTF8.self).dropFirst().dropLast())
     }

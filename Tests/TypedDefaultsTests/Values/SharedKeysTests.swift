@@ -9,8 +9,9 @@ import Testing
 
 /// How the other libraries read a stored object, by the rules of their sources.
 enum OtherLibraryReaders {
-    /// sindresorhus/Defaults' `Codable` bridge: the string wrapped in brackets, decoded as an
-    /// array of one.
+    /// sindresorhus/Defaults' `Codable` bridge: the string wrapped in brackets and decoded as an
+    /// array of one, as its 5 to 8 releases read; 9 decodes the text itself, which takes the
+    /// same strings.
     static func defaultsCodable<Value: Decodable>(_ object: Any?, as type: Value.Type) -> Value? {
         guard let text = object as? String else { return nil }
         return (try? JSONDecoder().decode([Value].self, from: Data("[\(text)]".utf8)))?.first

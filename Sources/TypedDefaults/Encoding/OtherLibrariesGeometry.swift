@@ -81,19 +81,13 @@ enum GeometryText {
         return rest.isEmpty ? numbers : nil
     }
 
-    /// The named numbers of a dictionary with exactly those keys (`X`, `Y`, `Width`, `Height`).
+    /// The named numbers of a dictionary with exactly those keys (`X`, `Y`, `Width`, `Height`),
+    /// each read as a stored `CGFloat` is.
     static func fields(_ object: Any, _ names: [String]) -> [CGFloat]? {
-        guard let entries = StoredObject.dictionary(object), entries.count == names.count else { return nil }
-        var numbers: [CGFloat] = []
-        for name in names {
-            guard let entry = entries[name], let number = StoredObject.number(entry) else { return nil }
-            switch number {
-            case .signed(let value): numbers.append(CGFloat(value))
-            case .unsigned(let value): numbers.append(CGFloat(value))
-            case .floating(let value): numbers.append(CGFloat(value))
-            case .bool: return nil
-            }
+        guard let entries = try? [String: CGFloat](storedObject: object), entries.count == names.count else {
+            return nil
         }
-        return numbers
+        let numbers = names.compactMap { entries[$0] }
+        return numbers.count == names.count ? numbers : nil
     }
 }

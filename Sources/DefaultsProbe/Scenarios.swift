@@ -31,6 +31,14 @@ enum Scenario {
             // `.standard` named after the suite, whatever this executable is called: counts a
             // launch in it.
             try DefaultsStore.nameStandardSuite(suite)
+            // Before first use too, a second name is refused and the first stays.
+            try DefaultsStore.nameStandardSuite(suite)
+            do {
+                try DefaultsStore.nameStandardSuite(suite + ".other")
+                say("second name taken")
+            } catch {
+                say("second name refused")
+            }
             let launches = UserDefault(wrappedValue: 0, "launches")
             launches.wrappedValue += 1
             try DefaultsStore.standard.flush()

@@ -15,21 +15,24 @@ extension DefaultsStore {
     /// `UserDefaults.standard` is not renamed: reach the suite through the store.
     ///
     /// - Parameter suiteName: a plain file name, as ``init(suiteName:durability:)`` takes.
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that store refuses, or
-    ///   when ``standard`` is already in use under another name.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:reason:)`` for a name that store refuses,
+    ///   when ``standard`` is already in use under another name, or when the program already
+    ///   named it otherwise: two parts of a program that disagree would otherwise lose one's
+    ///   settings silently. Naming it again with the same name does nothing.
     public static func nameStandardSuite(_ suiteName: String) throws(DefaultsError) {
         if let reason = SuiteName.problem(with: suiteName) { throw .invalidSuiteName(suiteName, reason: reason) }
         guard Bundle.main.bundleIdentifier == nil else { return }
-        let inUse = StandardSuite.state.withLock { state -> String? in
-            if let made = state.madeAs, made != suiteName { return made }
+        let refusal = StandardSuite.state.withLock { state -> String? in
+            if let made = state.madeAs, made != suiteName {
+                return "DefaultsStore.standard is already in use as \"\(made)\"; name it before anything uses it"
+            }
+            if let named = state.named, named != suiteName {
+                return "the standard suite is already named \"\(named)\"; a program names it once"
+            }
             state.named = suiteName
             return nil
         }
-        if let inUse {
-            throw .invalidSuiteName(
-                suiteName,
-                reason: "DefaultsStore.standard is already in use as \"\(inUse)\"; name it before anything uses it")
-        }
+        if let refusal { throw .invalidSuiteName(suiteName, reason: refusal) }
     }
 }
 
@@ -51,8 +54,14 @@ enum StandardSuite {
             state.madeAs = named ?? PreferencesFolder.standardSuiteName
             return named
         }
-        // The name was checked when it was given.
-        if let named, let store = try? DefaultsStore(suiteName: named) { return store }
-        return DefaultsStore(UserDefaults.standard)
+        guard let named else { return DefaultsStore(UserDefaults.standard) }
+        do {
+            return try DefaultsStore(suiteName: named)
+        } catch {
+            // The name was checked when it was given; a platform that still refuses it (Apple's
+            // `UserDefaults(suiteName:)` refuses some names) is told, not hidden.
+            DefaultsError.report(error)
+            return DefaultsStore(UserDefaults.standard)
+        }
     }
 }

@@ -21,6 +21,7 @@ import Testing
             ["standard-named", "com.example.pinned"], environment: environment, executable: renamed)
         #expect(first.output.contains("launches 1"), "\(first.output)\(first.errors)")
         #expect(second.output.contains("launches 2"), "\(second.output)\(second.errors)")
+        #expect(first.output.contains("second name refused"), "\(first.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter {
             $0.hasSuffix(".plist")
         }

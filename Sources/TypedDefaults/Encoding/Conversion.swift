@@ -9,15 +9,20 @@ enum Conversion {
             return .success(
                 try Value(defaultsRepresentation: Value.DefaultsRepresentation(storedObject: object.object)))
         } catch {
-            if let value = OtherLibrariesForms.read(object.object, as: Value.self) { return .success(value) }
-            return .failure(.reading(key, naming(Value.self, in: error)))
+            do {
+                if let value = try OtherLibrariesForms.read(object.object, as: Value.self) { return .success(value) }
+                return .failure(.reading(key, naming(Value.self, in: error)))
+            } catch let elementError {
+                // An element in neither form: the other-form read located it.
+                return .failure(.reading(key, elementError))
+            }
         }
     }
 
     /// A mismatch of the whole value named after the type the program declared (`expected
     /// CGSize`, `expected Interval`), not after the form it is stored in (`Dictionary<String,
     /// Double>`, `Int`): the report is read against the declaration.
-    private static func naming<Value>(_ type: Value.Type, in error: any Error) -> any Error {
+    static func naming<Value>(_ type: Value.Type, in error: any Error) -> any Error {
         guard !(Value.self is any DefaultsValue.Type), var mismatch = error as? DefaultsTypeMismatch,
             mismatch.path.isEmpty
         else { return error }

@@ -7,9 +7,13 @@ enum Located {
         var results: [Result] = []
         results.reserveCapacity(elements.underestimatedCount)
         for (index, element) in elements.enumerated() {
-            results.append(try at("[\(index)]") { try transform(element) })
+            results.append(try Self.element(index) { try transform(element) })
         }
         return results
+    }
+
+    static func element<Result>(_ index: Int, _ transform: () throws -> Result) throws -> Result {
+        try at("[\(index)]", transform)
     }
 
     static func entry<Result>(_ key: String, _ transform: () throws -> Result) throws -> Result {

@@ -10,24 +10,27 @@ import Foundation
 /// of the library's own data costs nothing more; the native types keep their strict forms (a
 /// stored `"42"` under an `Int` key stays a mismatch).
 enum OtherLibrariesForms {
-    /// `object` read as `Value` in another library's form, or `nil`.
-    static func read<Value: DefaultsValueConvertible>(_ object: Any, as type: Value.Type) -> Value? {
-        // Unwrapped before the cast: a `nil` cast to an optional `Value` would be a value.
-        if let reader = Value.self as? any ReadsOtherLibrariesForms.Type, let found = reader.readingOtherForm(object) {
+    /// `object` read as `Value` in another library's form; `nil` when it is in none. Throws
+    /// where an element of a collection is in no form, the error located at that element.
+    static func read<Value: DefaultsValueConvertible>(_ object: Any, as type: Value.Type) throws -> Value? {
+        // A type with a reader of its own is read by it alone: its rules are stricter than the
+        // generic JSON one (`Decimal`'s digits, an optional's `null`).
+        if let reader = Value.self as? any ReadsOtherLibrariesForms.Type {
+            // Unwrapped before the cast: a `nil` cast to an optional `Value` would be a value.
+            guard let found = try reader.readingOtherForm(object) else { return nil }
             return found as? Value
         }
         return codable(object, as: Value.self)
     }
 
-    /// What Foil and SwiftyUserDefaults store for any `Codable` value, and Defaults for an enum
+    /// What Foil and SwiftyUserDefaults store for a `Codable` value, and Defaults for an enum
     /// with raw values; never tried for a native type.
     private static func codable<Value: DefaultsValueConvertible>(_ object: Any, as type: Value.Type) -> Value? {
         guard !(Value.self is any DefaultsValue.Type), let decodable = Value.self as? any Decodable.Type else {
             return nil
         }
-        // JSON `Data`: never the form of a type whose own is `Data` (an archive).
-        if object is Data, Value.DefaultsRepresentation.self != Data.self, let found = decoded(object, as: decodable) {
-            return found as? Value
+        if object is Data {
+            return storedAsJSONData(Value.self) ? decoded(object, as: decodable) as? Value : nil
         }
         // The JSON of the raw value (`"\"dark\""`, `"180"`), as Defaults' `Codable` bridge stores
         // an enum that is also `Codable`.
@@ -37,13 +40,25 @@ enum OtherLibrariesForms {
         return nil
     }
 
+    /// Whether Foil and SwiftyUserDefaults store `type` as JSON `Data`: a `Codable` type that
+    /// is not native, not an optional (theirs are absent keys), not stored here as `Data`
+    /// already (an archive), and not one they store another way (`URL`, raw values).
+    static func storedAsJSONData<Value: DefaultsValueConvertible>(_ type: Value.Type) -> Bool {
+        Value.self is any Decodable.Type && !(Value.self is any DefaultsValue.Type)
+            && !(Value.self is any OptionalValue.Type) && Value.DefaultsRepresentation.self != Data.self
+            && Value.self != URL.self && !(Value.self is any RawRepresentable.Type)
+    }
+
     /// The element of a stored collection at `object`: its own form first, then another
-    /// library's, as a whole value is read.
+    /// library's, as a whole value is read. The error of one in neither form names the
+    /// element's declared type.
     static func element<Element: DefaultsValueConvertible>(_ object: Any, as type: Element.Type) throws -> Element {
         do {
             return try Element(defaultsRepresentation: Element.DefaultsRepresentation(storedObject: object))
         } catch {
-            guard let value = read(object, as: Element.self) else { throw error }
+            guard let value = try read(object, as: Element.self) else {
+                throw Conversion.naming(Element.self, in: error)
+            }
             return value
         }
     }
@@ -64,13 +79,20 @@ enum OtherLibrariesForms {
         func open<Value: Decodable>(_ type: Value.Type) -> Any? { json(object, as: type) }
         return open(type)
     }
+
+    /// ``json(_:as:)`` for an array of a type known only at run time.
+    static func decodedArray(_ object: Any, of type: any Decodable.Type) -> Any? {
+        func open<Element: Decodable>(_ type: Element.Type) -> Any? { json(object, as: [Element].self) }
+        return open(type)
+    }
 }
 
 /// A type whose other libraries' forms are its own to read: geometry stored as the JSON of its
 /// `Codable` conformance, collections whose elements are, and types whose own form is text.
 protocol ReadsOtherLibrariesForms {
-    /// `object` read in another library's form, or `nil`.
-    static func readingOtherForm(_ object: Any) -> Self?
+    /// `object` read in another library's form, or `nil`; a collection throws where one of its
+    /// elements is in no form.
+    static func readingOtherForm(_ object: Any) throws -> Self?
 }
 
 extension ReadsOtherLibrariesForms where Self: Decodable {
@@ -92,35 +114,82 @@ extension Decimal: ReadsOtherLibrariesForms {
     /// The JSON number Foil and SwiftyUserDefaults store as `Data`, read as strictly as the text
     /// stored here: the same digits.
     static func readingOtherForm(_ object: Any) -> Decimal? {
-        guard let data = object as? Data, let text = String(data: data, encoding: .utf8) else { return nil }
-        return DecimalText.parse(text)
+        OtherLibrariesForms.text(object).flatMap(DecimalText.parse)
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension Int128: ReadsOtherLibrariesForms {
+    /// The JSON number Foil and SwiftyUserDefaults store as `Data`, read as strictly as the text
+    /// stored here (`"1e3"` and `"5.0"` are no `Int128`s there either).
+    static func readingOtherForm(_ object: Any) -> Int128? {
+        OtherLibrariesForms.text(object).flatMap(Int128.init)
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension UInt128: ReadsOtherLibrariesForms {
+    static func readingOtherForm(_ object: Any) -> UInt128? {
+        OtherLibrariesForms.text(object).flatMap(UInt128.init)
+    }
+}
+
+extension OtherLibrariesForms {
+    /// The URLs of a keyed archive of an array of `NSURL`s, as SwiftyUserDefaults stores `[URL]`;
+    /// checked as any archive read here is.
+    static func archivedURLs(_ object: Any) -> [URL]? {
+        guard let data = object as? Data, let array = try? KeyedArchive.unarchive(NSArray.self, from: data) else {
+            return nil
+        }
+        var urls: [URL] = []
+        for element in array {
+            guard let url = element as? URL else { return nil }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// The UTF-8 text of stored `Data`: the JSON of a number, read by the number's own rules.
+    static func text(_ object: Any) -> String? {
+        (object as? Data).flatMap { String(data: $0, encoding: .utf8) }
     }
 }
 
 extension Optional: ReadsOtherLibrariesForms where Wrapped: DefaultsValueConvertible {
-    static func readingOtherForm(_ object: Any) -> Wrapped?? {
-        OtherLibrariesForms.read(object, as: Wrapped.self).map(Optional.some)
+    /// The wrapped value in another library's form; never `nil` itself, which those libraries
+    /// store as an absent key (a stored JSON `null` is a mismatch).
+    static func readingOtherForm(_ object: Any) throws -> Wrapped?? {
+        try OtherLibrariesForms.read(object, as: Wrapped.self).map(Optional.some)
     }
 }
 
 extension Array: ReadsOtherLibrariesForms where Element: DefaultsValueConvertible {
     /// An array whose elements are in another library's form (Defaults stores `[CGSize]` as an
-    /// array of JSON strings): every element must read, as for an array in the library's own form.
-    static func readingOtherForm(_ object: Any) -> [Element]? {
+    /// array of JSON strings): every element must read, as for an array in the library's own
+    /// form. SwiftyUserDefaults stores an array of `Codable` values as the JSON `Data` of the
+    /// whole, read only where the elements themselves would be (not for native elements), and
+    /// an array of URLs as a keyed archive of `NSURL`s.
+    static func readingOtherForm(_ object: Any) throws -> [Element]? {
+        if object is Data {
+            if Element.self == URL.self { return OtherLibrariesForms.archivedURLs(object) as? [Element] }
+            guard OtherLibrariesForms.storedAsJSONData(Element.self),
+                let decodable = Element.self as? any Decodable.Type
+            else { return nil }
+            return OtherLibrariesForms.decodedArray(object, of: decodable) as? [Element]
+        }
         guard let elements = StoredObject.array(object) else { return nil }
         var array: [Element] = []
         array.reserveCapacity(elements.count)
-        for element in elements {
-            guard let value = try? OtherLibrariesForms.element(element, as: Element.self) else { return nil }
-            array.append(value)
+        for (index, element) in elements.enumerated() {
+            array.append(try Located.element(index) { try OtherLibrariesForms.element(element, as: Element.self) })
         }
         return array
     }
 }
 
 extension Set: ReadsOtherLibrariesForms where Element: DefaultsValueConvertible {
-    static func readingOtherForm(_ object: Any) -> Set<Element>? {
-        guard let elements = [Element].readingOtherForm(object) else { return nil }
+    static func readingOtherForm(_ object: Any) throws -> Set<Element>? {
+        guard let elements = try [Element].readingOtherForm(object) else { return nil }
         return Set(elements)
     }
 }
@@ -130,14 +199,16 @@ where
     Key: DefaultsValueConvertible, Key.DefaultsRepresentation: LosslessStringConvertible,
     Value: DefaultsValueConvertible
 {
-    static func readingOtherForm(_ object: Any) -> [Key: Value]? {
+    /// A dictionary whose values are in another library's form; never JSON `Data`, which no
+    /// library stores a dictionary as.
+    static func readingOtherForm(_ object: Any) throws -> [Key: Value]? {
         guard let entries = StoredObject.dictionary(object) else { return nil }
         var dictionary: [Key: Value] = [:]
         for (storedKey, entry) in entries {
-            guard let key = try? Self.key(stored: storedKey),
-                let value = try? OtherLibrariesForms.element(entry, as: Value.self),
-                dictionary.updateValue(value, forKey: key) == nil
-            else { return nil }
+            let key = try Located.entry(storedKey) { try Self.key(stored: storedKey) }
+            let value = try Located.entry(storedKey) { try OtherLibrariesForms.element(entry, as: Value.self) }
+            // Two texts of one key ("5" and "05"): the own form refused them for the same reason.
+            guard dictionary.updateValue(value, forKey: key) == nil else { return nil }
         }
         return dictionary
     }

@@ -16,6 +16,9 @@ struct FormsLayout: Codable, Equatable, Sendable, DefaultsValueConvertible {
 /// An enum with raw values, as apps declare their themes.
 enum FormsTheme: String, Codable, Sendable, DefaultsValueConvertible { case light, dark }
 
+/// An enum with `Int` raw values.
+enum FormsLevel: Int, Codable, Sendable, DefaultsValueConvertible { case low = 1, high = 1000 }
+
 /// Another library's bytes for one type: written with plain `UserDefaults` into a suite file, as
 /// that library does, then read here as the type, with nothing reported; a write then stores this
 /// library's own form.
@@ -148,9 +151,18 @@ enum OtherLibraryRules {
                 .init(library, [layout], default: []) { try Rules.jsonData([layout]) },
             ]
         }
+        let urls = [URL(string: "https://swift.org/x?y#z")!, URL(fileURLWithPath: "/tmp/a b")]
         forms += [
-            // Foil: an array or a set of elements, each in its form.
+            // SwiftyUserDefaults: arrays of raw values and of natives as they are, of URLs as a
+            // keyed archive.
+            .init("SwiftyUserDefaults", [FormsTheme.dark, .light], default: []) { ["dark", "light"] },
+            .init("SwiftyUserDefaults", [1, 2], default: []) { [1, 2] },
+            .init("SwiftyUserDefaults", urls, default: []) {
+                try NSKeyedArchiver.archivedData(withRootObject: urls as NSArray, requiringSecureCoding: false)
+            },
+            // Foil: an array, a set or a dictionary of elements, each in its form.
             .init("Foil", [layout, layout], default: []) { [try Rules.jsonData(layout), try Rules.jsonData(layout)] },
+            .init("Foil", ["main": layout], default: [:]) { ["main": try Rules.jsonData(layout)] },
             .init("Foil", Set([size.width]), default: []) { [Double(size.width)] },
         ]
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
@@ -225,6 +237,59 @@ enum OtherLibraryRules {
         #expect(sizes.isEmpty)
         #expect(reports.count == 1)
         #expect(suite.defaults.array(forKey: "key")?.count == 2, "the stored array stays")
+        // The element in neither form, named as declared: not the first, in another form.
+        #expect("\(reports)".contains("[1]") && "\(reports)".contains("expected CGSize"), "\(reports)")
+        #expect(!"\(reports)".contains("Dictionary"), "\(reports)")
+    }
+
+    /// Reads `stored` under a key of `Value`, expecting the default and one report.
+    private func expectMismatch<Value: DefaultsValueConvertible & Equatable>(
+        _ stored: Any, as fallback: Value, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let suite = try TestSuite()
+        suite.plant(stored, forKey: "key")
+        let (value, reports) = read(fallback, in: suite)
+        #expect(value == fallback, comment, sourceLocation: sourceLocation)
+        #expect(reports.count == 1, comment, sourceLocation: sourceLocation)
+        #expect(suite.defaults.object(forKey: "key") != nil, "the stored bytes stay", sourceLocation: sourceLocation)
+    }
+
+    /// Those libraries store `nil` as an absent key: a stored JSON `null` is no value of theirs.
+    @Test func jsonNullIsNoOptionalValue() throws {
+        let null = Data("null".utf8)
+        let layout = FormsLayout(columns: 2, sidebar: true)
+        try expectMismatch(null, as: Optional(layout), "FormsLayout?")
+        try expectMismatch(null, as: Optional(UUID()), "UUID?")
+        try expectMismatch(null, as: CGSize??.some(CGSize(width: 1, height: 1)), "CGSize??")
+        let elements = [try JSONEncoder().encode(layout), null]
+        try expectMismatch(elements, as: [FormsLayout?]([layout]), "[FormsLayout?]")
+    }
+
+    /// A type with its own reading of other forms is read by it alone, as strictly as its text.
+    @Test func numbersInJSONDataKeepTheirOwnTextRules() throws {
+        for text in [" 19.99", "19.99\n", "\t1"] {
+            try expectMismatch(Data(text.utf8), as: Decimal(7), "Decimal from \(text.debugDescription)")
+        }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            for text in ["1e3", "5.0", " 5"] {
+                try expectMismatch(Data(text.utf8), as: Int128(7), "Int128 from \(text.debugDescription)")
+                try expectMismatch(Data(text.utf8), as: UInt128(7), "UInt128 from \(text.debugDescription)")
+            }
+        }
+    }
+
+    /// JSON `Data` is a form only of what Foil and SwiftyUserDefaults store that way.
+    @Test func jsonDataIsNoFormOfNativeCollectionsDictionariesURLsOrRawValues() throws {
+        try expectMismatch(Data("[1,2]".utf8), as: Set([9]), "Set<Int>")
+        try expectMismatch(Data(#"{"5":"a"}"#.utf8), as: [5: "z"], "[Int: String]")
+        try expectMismatch(Data(#"{"5":"a","05":"b"}"#.utf8), as: [5: "z"], "[Int: String], two texts of a key")
+        let layout = FormsLayout(columns: 2, sidebar: true)
+        try expectMismatch(
+            Data(#"{"a":{"columns":1,"sidebar":false}}"#.utf8), as: ["a": layout], "[String: FormsLayout]")
+        try expectMismatch(Data(#""javascript:alert(1)""#.utf8), as: URL(fileURLWithPath: "/"), "URL")
+        try expectMismatch(Data("1000".utf8), as: FormsLevel.low, "an Int-backed enum")
+        try expectMismatch(Data(#""dark""#.utf8), as: FormsTheme.light, "a String-backed enum")
+        try expectMismatch(Data(#"["https://swift.org"]"#.utf8), as: [URL](), "[URL]")
     }
 
     @Test func aStringThatIsNoJSONIsStillALocaleIdentifier() throws {

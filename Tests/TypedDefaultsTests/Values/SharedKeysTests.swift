@@ -68,6 +68,10 @@ enum OtherLibraryReaders {
     @Test func foilAndSwiftyUserDefaultsCannotReadACodableStringOrAURL() throws {
         let layout = Layout(columns: 3)
         #expect(OtherLibraryReaders.jsonData(try written(layout, fallback: Layout(columns: 1)), as: Layout.self) == nil)
+        // A `UUID` and a range are Codable values to them, read from JSON `Data`.
+        let id = UUID()
+        #expect(OtherLibraryReaders.jsonData(try written(id, fallback: UUID()), as: UUID.self) == nil)
+        #expect(OtherLibraryReaders.jsonData(try written(0..<10, fallback: 0..<1), as: Range<Int>.self) == nil)
         // They read a URL with `url(forKey:)`, which takes a stored string for a file path.
         let suite = try TestSuite()
         UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "key", store: suite.store).wrappedValue =

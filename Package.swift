@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "TypedDefaultsWeb", targets: ["TypedDefaultsWeb"]),
         // @ObservableSettings, a class of plain properties made settings: `traits: ["Macros"]`.
         .library(name: "TypedDefaultsMacros", targets: ["TypedDefaultsMacros"]),
+        // @Secret, a setting kept in the system's keyring; depends on nothing beyond the core.
+        .library(name: "TypedDefaultsSecrets", targets: ["TypedDefaultsSecrets"]),
         // The settings page's server, which `typed-defaults serve` runs:
         //     swift build -c release --traits Web --product typed-defaults-serve
         .executable(name: "typed-defaults-serve", targets: ["typed-defaults-serve"]),
@@ -53,6 +55,8 @@ let package = Package(
     targets: [
         .target(name: "TypedDefaults"),
         .target(name: "TypedDefaultsSchema", dependencies: ["TypedDefaults"]),
+        // Speaks the Secret Service's D-Bus protocol itself (Linux) or calls the Keychain (Apple).
+        .target(name: "TypedDefaultsSecrets", dependencies: ["TypedDefaults"]),
         .target(name: "TypedDefaultsTestSupport", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
         // Its rows' reading and writing (PostgresRows) is compiled without the trait too, for the
         // fuzz target that reads any rows.
@@ -105,11 +109,13 @@ let package = Package(
         .executableTarget(name: "typed-defaults-serve", dependencies: ["TypedDefaultsWeb", "TypedDefaults"]),
         .executableTarget(name: "settings-demo", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
         // Writes and reads values in a child process, so tests can cross a real restart.
-        .executableTarget(name: "DefaultsProbe", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
+        .executableTarget(
+            name: "DefaultsProbe", dependencies: ["TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsSecrets"]),
         .testTarget(
             name: "TypedDefaultsTests",
             dependencies: [
-                "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "DefaultsProbe",
+                "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsSecrets",
+                "DefaultsProbe",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -102,6 +102,7 @@ def swift_file(context, code, uses):
     return (
         "import Foundation\nimport TypedDefaults\nimport TypedDefaultsSchema\n"
         + ("import TypedDefaultsMacros\n" if uses["macros"] else "")
+        + ("import TypedDefaultsSecrets\n" if uses["secrets"] else "")
         + "\n"
         + context_declarations
         + "\n\n"
@@ -132,6 +133,7 @@ def main():
                 "configuration": "import TypedDefaultsConfiguration" in context + code,
                 "web": "import TypedDefaultsWeb" in context + code,
                 "macros": "@ObservableSettings" in context + code or "import TypedDefaultsMacros" in context + code,
+                "secrets": any(name in context + code for name in ("Secret(", "Keyring", "import TypedDefaultsSecrets")),
             }
             if is_main:
                 (folder / "main.swift").write_text(code + "\n")
@@ -156,6 +158,8 @@ def main():
             products.append('.product(name: "Configuration", package: "swift-configuration")')
         if uses["macros"]:
             products.append('.product(name: "TypedDefaultsMacros", package: "root")')
+        if uses["secrets"]:
+            products.append('.product(name: "TypedDefaultsSecrets", package: "root")')
         if uses["web"]:
             products.append('.product(name: "TypedDefaultsWeb", package: "root")')
             products.append('.product(name: "Hummingbird", package: "hummingbird")')

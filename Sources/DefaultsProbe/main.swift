@@ -5,6 +5,7 @@ import TypedDefaults
 //        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine and migration scenarios (Scenarios.swift,
 //                                                  MigrationScenarios.swift)
 //        DefaultsProbe roundtrip-write|roundtrip-verify SUITE SEED [FAMILY]   generated round trips (RoundTrip/)
+//        DefaultsProbe secret-write|secret-check SERVICE   a secret setting (SecretScenarios.swift)
 //        DefaultsProbe list
 // Writes go through @UserDefault and the process exits normally without calling synchronize(),
 // so a later process sees only what TypedDefaults made durable.
@@ -52,6 +53,7 @@ default:
         let rest = Array(arguments.dropFirst(2))
         guard
             try RoundTrip.run(action, suite: suite, rest) || MigrationScenario.run(action, suite: suite, rest)
+                || SecretScenario.run(action, service: suite)
                 || SteppedClock.run(action, suite: suite, rest) || HistoryWorker.run(action, suite: suite, rest)
                 || Scenario.run(action, suite: suite, rest)
         else {

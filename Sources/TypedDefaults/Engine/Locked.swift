@@ -5,15 +5,15 @@
 /// macOS 13 / iOS 16, and which ThreadSanitizer cannot see into on Linux.
 // @unchecked Sendable is sound: `state` is private and only touched inside `withLock`, which holds
 // `lock` for the whole access, and `State: Sendable` lets values move in and out across threads.
-final class Locked<State: Sendable>: @unchecked Sendable {
+package final class Locked<State: Sendable>: @unchecked Sendable {
     private let lock = SuiteLock()
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
     }
 
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try lock.withLock { try body(&state) }
     }
 }

@@ -36,6 +36,15 @@ extension DefaultsStore {
     }
 }
 
+extension DefaultsStore {
+    /// The standard suite's name: the one ``standard`` was made as, else the one it will be made
+    /// as. What other stores of a program's settings (its keyring items) file them under.
+    package static var standardSuiteName: String {
+        let named = StandardSuite.state.withLock { $0.madeAs ?? $0.named }
+        return Bundle.main.bundleIdentifier ?? named ?? PreferencesFolder.standardSuiteName
+    }
+}
+
 /// What ``DefaultsStore/standard`` is made of: the suite the program named, else the one
 /// `UserDefaults.standard` keeps.
 enum StandardSuite {

@@ -1,0 +1,34 @@
+/// Why the system's secret store could not answer. Never holds a secret's value: only what is
+/// missing, refused or broken, so that it can be logged.
+public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No session bus to reach the Secret Service over (a server, a container, a session
+    /// started without one).
+    case noSessionBus(String)
+    /// No program answers for the Secret Service on the bus (no keyring daemon running or
+    /// installed), or it has no default keyring to keep items in.
+    case serviceUnavailable(String)
+    /// The keyring that holds, or would hold, the item is locked. Nothing here asks to unlock
+    /// it: the desktop's keyring tool or `gnome-keyring-daemon --unlock` does.
+    case locked
+    /// The secret store did not answer in time.
+    case timedOut
+    /// The secret store refused the call: its error's name and message.
+    case refused(String, String)
+    /// The secret store answered with something that is not what the protocol says.
+    case malformedReply(String)
+    /// The stored secret is not text (for a `String` secret).
+    case notText
+
+    public var description: String {
+        switch self {
+        case .noSessionBus(let reason): "no session bus to reach the system's secret store: \(reason)"
+        case .serviceUnavailable(let reason): "the system's secret store is not available: \(reason)"
+        case .locked: "the keyring is locked; unlock it with the desktop's keyring tool"
+        case .timedOut: "the system's secret store did not answer in time"
+        case .refused(let name, let message):
+            "the system's secret store refused: \(name)\(message.isEmpty ? "" : ": \(message)")"
+        case .malformedReply(let reason): "the system's secret store answered outside the protocol: \(reason)"
+        case .notText: "the stored secret is not UTF-8 text"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Security)
+    import Foundation
+    import Security
+
+    /// The Keychain's generic passwords, one per item: `kSecAttrService` the program,
+    /// `kSecAttrAccount` the key. No CI here compiles this file (it builds on Apple platforms
+    /// only); its calls are the Keychain's documented ones, unchanged since macOS 10.6.
+    enum Keychain {
+        private static func query(_ item: KeyringItem) -> [String: Any] {
+            [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: item.service,
+                kSecAttrAccount as String: item.account,
+            ]
+        }
+
+        static func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+            var query = query(item)
+            query[kSecReturnData as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { return nil }
+            try check(status)
+            guard let data = result as? Data else { throw .malformedReply("the Keychain returned no data") }
+            return data
+        }
+
+        static func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+            let update = [kSecValueData as String: secret, kSecAttrLabel as String: item.label] as [String: Any]
+            let status = SecItemUpdate(query(item) as CFDictionary, update as CFDictionary)
+            if status != errSecItemNotFound { return try check(status) }
+            var add = query(item)
+            add.merge(update) { $1 }
+            try check(SecItemAdd(add as CFDictionary, nil))
+        }
+
+        static func removeSecret(for item: KeyringItem) throws(KeyringError) {
+            let status = SecItemDelete(query(item) as CFDictionary)
+            if status == errSecItemNotFound { return }
+            try check(status)
+        }
+
+        static func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+            var query = query(item)
+            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            let status = SecItemCopyMatching(query as CFDictionary, nil)
+            if status == errSecItemNotFound { return false }
+            try check(status)
+            return true
+        }
+
+        private static func check(_ status: OSStatus) throws(KeyringError) {
+            switch status {
+            case errSecSuccess: return
+            case errSecInteractionNotAllowed: throw .locked
+            case errSecNotAvailable: throw .serviceUnavailable("the Keychain is not available")
+            default:
+                let message = SecCopyErrorMessageString(status, nil) as String? ?? ""
+                throw .refused("OSStatus \(status)", message)
+            }
+        }
+    }
+#endif

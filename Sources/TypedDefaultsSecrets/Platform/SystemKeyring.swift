@@ -1,0 +1,55 @@
+import Foundation
+
+/// The system's secret store: on Linux the freedesktop Secret Service over the session bus
+/// (GNOME Keyring, KeePassXC, KWallet); on Apple platforms the Keychain, whose code no CI here
+/// compiles.
+public struct SystemKeyring: Keyring {
+    /// How long one operation may take before it fails with ``KeyringError/timedOut``.
+    public var timeout: Duration
+
+    /// Where the session bus's address is read from: the process's environment unless a test
+    /// names a private bus.
+    var environment: [String: String]?
+
+    public init(timeout: Duration = .seconds(5)) {
+        self.timeout = timeout
+    }
+
+    #if canImport(Security)
+        public func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+            try Keychain.secret(for: item)
+        }
+
+        public func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+            try Keychain.setSecret(secret, for: item)
+        }
+
+        public func removeSecret(for item: KeyringItem) throws(KeyringError) {
+            try Keychain.removeSecret(for: item)
+        }
+
+        public func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+            try Keychain.containsSecret(for: item)
+        }
+    #else
+        private var service: SecretService {
+            SecretService(timeout: timeout, environment: environment ?? ProcessInfo.processInfo.environment)
+        }
+
+        public func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+            try service.secret(for: item)
+        }
+
+        public func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+            try service.setSecret(secret, for: item)
+        }
+
+        public func removeSecret(for item: KeyringItem) throws(KeyringError) {
+            try service.removeSecret(for: item)
+        }
+
+        public func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+            try service.containsSecret(for: item)
+        }
+    #endif
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few socket calls the bus connection makes, in the one place that names the C library.
+enum SystemSocket {
+    /// A non-blocking stream socket connected to the Unix socket at `path` (a leading NUL: an
+    /// abstract address).
+    static func connect(path: [UInt8], naming address: String) throws(KeyringError) -> Int32 {
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: socketAddress.sun_path)
+        guard !path.isEmpty, path.count < capacity else {
+            throw .noSessionBus("the socket path of \(address) is too long")
+        }
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { buffer in
+            for (index, byte) in path.enumerated() { buffer[index] = byte }
+        }
+        #if canImport(Darwin)
+            let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+        #else
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { throw .noSessionBus("socket(): \(lastError())") }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+        let result = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Self.connect(descriptor, $0, length) }
+        }
+        guard result == 0 else {
+            let reason = lastError()
+            close(descriptor)
+            throw .noSessionBus("connecting to \(address): \(reason)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return descriptor
+    }
+
+    private static func connect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.connect(socket, address, length)
+        #else
+            Glibc.connect(socket, address, length)
+        #endif
+    }
+
+    static func close(_ socket: Int32) {
+        #if canImport(Darwin)
+            _ = Darwin.close(socket)
+        #else
+            _ = Glibc.close(socket)
+        #endif
+    }
+
+    /// Waits at most `time` until `socket` can be written or read.
+    static func wait(_ socket: Int32, forWriting: Bool, within time: Duration) throws(KeyringError) {
+        let (seconds, attoseconds) = time.components
+        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        var descriptor = pollfd(fd: socket, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready < 0, errno != EINTR { throw .noSessionBus("poll(): \(lastError())") }
+    }
+
+    /// Sends what it can of `bytes` without blocking; the count sent, perhaps 0.
+    static func send(_ socket: Int32, _ bytes: ArraySlice<UInt8>) throws(KeyringError) -> Int {
+        #if canImport(Darwin)
+            let flags: Int32 = 0
+        #else
+            let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        #if canImport(Darwin)
+            let count = bytes.withUnsafeBytes { Darwin.send(socket, $0.baseAddress, $0.count, flags) }
+        #else
+            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, flags) }
+        #endif
+        if count >= 0 { return count }
+        if errno == EAGAIN || errno == EINTR { return 0 }
+        throw .noSessionBus("the bus closed the connection: \(lastError())")
+    }
+
+    /// What can be read of `socket` without blocking, up to `limit` bytes, perhaps none.
+    static func receive(_ socket: Int32, upTo limit: Int) throws(KeyringError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: limit)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return Array(chunk[..<count]) }
+        if count == 0 { throw .noSessionBus("the bus closed the connection") }
+        if errno == EAGAIN || errno == EINTR { return [] }
+        throw .noSessionBus("reading from the bus: \(lastError())")
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import TypedDefaults
+
+/// A secret setting: a token or a password declared beside the other settings, kept in the
+/// system's secret store (<doc:SecretSettings>), never in the suite's file.
+///
+/// ```swift
+/// final class AccountSettings {
+///     @Secret("openAIToken") var openAIToken: String?
+/// }
+/// ```
+///
+/// Reading asks the keyring each time (no copy is kept in memory); `nil` means none is
+/// stored. A read that fails (a locked keyring, no secret store) answers `nil` and reports
+/// ``DefaultsError/readFailed(path:underlying:)`` with a ``KeyringError``; a write that fails
+/// reports ``DefaultsError/writeFailed(path:underlying:)`` and stores nothing anywhere else.
+/// To handle the error where it happens, use the projected value:
+/// `try $openAIToken.set("sk-…")`. Assigning `nil` removes the item.
+///
+/// Its description names the item, never the value: `Secret(openAIToken (com.example.app))`.
+@propertyWrapper
+public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The keyring item: the program's suite name and the key.
+    public let item: KeyringItem
+    /// Where the secret is kept.
+    public let keyring: any Keyring
+
+    /// A secret named `key`, filed under `service` (the standard suite's name unless given:
+    /// the bundle identifier, the name ``DefaultsStore/nameStandardSuite(_:)`` gave, or the
+    /// program's), in `keyring` (the system's unless given).
+    public init(_ key: String, service: String? = nil, keyring: any Keyring = SystemKeyring()) {
+        item = KeyringItem(service: service ?? DefaultsStore.standardSuiteName, account: key)
+        self.keyring = keyring
+    }
+
+    /// The stored secret, or `nil`; a failure reads `nil` and is reported.
+    public var wrappedValue: String? {
+        get {
+            do {
+                return try value()
+            } catch {
+                DefaultsError.handler(.readFailed(path: item.description, underlying: error))
+                return nil
+            }
+        }
+        nonmutating set {
+            do {
+                try set(newValue)
+            } catch {
+                DefaultsError.handler(.writeFailed(path: item.description, underlying: error))
+            }
+        }
+    }
+
+    /// The wrapper itself, for the throwing calls: `try $openAIToken.set(token)`.
+    public var projectedValue: Secret { self }
+
+    /// The stored secret as text, or `nil` when none is stored.
+    public func value() throws(KeyringError) -> String? {
+        guard let data = try keyring.secret(for: item) else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else { throw .notText }
+        return text
+    }
+
+    /// Stores `value`, replacing any, or removes the item for `nil`; returns once the keyring
+    /// confirmed it.
+    public func set(_ value: String?) throws(KeyringError) {
+        guard let value else { return try keyring.removeSecret(for: item) }
+        try keyring.setSecret(Data(value.utf8), for: item)
+    }
+
+    /// Whether a secret is stored, without reading it.
+    public var isSet: Bool {
+        get throws(KeyringError) { try keyring.containsSecret(for: item) }
+    }
+
+    public var description: String { "Secret(\(item.label))" }
+
+    public var customMirror: Mirror { Mirror(self, children: ["item": item], displayStyle: .struct) }
+}

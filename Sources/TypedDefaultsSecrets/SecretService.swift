@@ -1,0 +1,151 @@
+import Foundation
+
+/// The freedesktop Secret Service, spoken over the session bus: what GNOME Keyring, KeePassXC
+/// and KWallet answer. Each operation opens its own connection and session, ends by its
+/// deadline, and never starts an unlock prompt: a locked keyring is reported as such.
+struct SecretService: Sendable {
+    static let busName = "org.freedesktop.secrets"
+    static let servicePath = "/org/freedesktop/secrets"
+    /// The `xdg:schema` attribute that marks this library's items, as libsecret's do.
+    static let schema = "org.typeddefaults.Secret"
+
+    /// How long one operation may take, connecting included.
+    var timeout: Duration
+    /// Where the session bus's address is read from.
+    var environment: [String: String]
+
+    func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+        try withSession { session throws(KeyringError) in
+            let (unlocked, locked) = try session.search(item)
+            guard let path = unlocked.first else {
+                if locked.isEmpty { return nil }
+                throw .locked
+            }
+            let reply = try session.call(path, "org.freedesktop.Secret.Item", "GetSecret", [.objectPath(session.path)])
+            guard case .structure(let fields)? = reply.first, fields.count == 4, let value = fields[2].bytes else {
+                throw .malformedReply("GetSecret answered \(reply.map(\.signature))")
+            }
+            return Data(value)
+        }
+    }
+
+    func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+        try withSession { session throws(KeyringError) in
+            let alias = try session.call(
+                Self.servicePath, "org.freedesktop.Secret.Service", "ReadAlias", [.string("default")])
+            guard let collection = alias.first?.objectPath else { throw .malformedReply("ReadAlias") }
+            guard collection != "/" else { throw .serviceUnavailable("there is no default keyring to keep items in") }
+            let properties = DBusValue.array(
+                element: "{sv}",
+                [
+                    .dictEntry(.string("org.freedesktop.Secret.Item.Label"), .variant(.string(item.label))),
+                    .dictEntry(.string("org.freedesktop.Secret.Item.Attributes"), .variant(Self.attributes(item))),
+                ])
+            let value = DBusValue.structure([
+                .objectPath(session.path), .bytes([]), .bytes(secret), .string("text/plain; charset=utf8"),
+            ])
+            let reply = try session.call(
+                collection, "org.freedesktop.Secret.Collection", "CreateItem", [properties, value, .boolean(true)])
+            guard reply.count == 2, let created = reply[0].objectPath, let prompt = reply[1].objectPath else {
+                throw .malformedReply("CreateItem")
+            }
+            try session.refusePrompt(prompt)
+            guard created != "/" else { throw .malformedReply("CreateItem made no item") }
+        }
+    }
+
+    func removeSecret(for item: KeyringItem) throws(KeyringError) {
+        try withSession { session throws(KeyringError) in
+            let (unlocked, locked) = try session.search(item)
+            guard locked.isEmpty else { throw .locked }
+            for path in unlocked {
+                let reply = try session.call(path, "org.freedesktop.Secret.Item", "Delete")
+                guard let prompt = reply.first?.objectPath else { throw .malformedReply("Delete") }
+                try session.refusePrompt(prompt)
+            }
+        }
+    }
+
+    func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+        try withSession { session throws(KeyringError) in
+            let (unlocked, locked) = try session.search(item)
+            return !(unlocked.isEmpty && locked.isEmpty)
+        }
+    }
+
+    /// The attributes an item is found by.
+    static func attributes(_ item: KeyringItem) -> DBusValue {
+        .stringDictionary(["xdg:schema": schema, "service": item.service, "account": item.account])
+    }
+
+    // MARK: Sessions
+
+    /// A connection with a `plain` session open: the secret crosses the session bus's socket,
+    /// which only this user can reach, unencrypted, as libsecret does where encryption is not
+    /// negotiated.
+    struct Session {
+        let connection: DBusConnection
+        let path: String
+
+        func call(_ object: String, _ interface: String, _ member: String, _ body: [DBusValue] = [])
+            throws(KeyringError) -> [DBusValue]
+        {
+            do {
+                return try connection.call(
+                    destination: SecretService.busName, path: object, interface: interface, member: member, body)
+            } catch .refused(let name, let message) {
+                throw SecretService.meaning(of: name, message)
+            }
+        }
+
+        /// The paths of the items stored for `item`, unlocked and locked.
+        func search(_ item: KeyringItem) throws(KeyringError) -> (unlocked: [String], locked: [String]) {
+            let reply = try call(
+                SecretService.servicePath, "org.freedesktop.Secret.Service", "SearchItems",
+                [SecretService.attributes(item)])
+            guard reply.count == 2, let unlocked = reply[0].objectPaths, let locked = reply[1].objectPaths else {
+                throw .malformedReply("SearchItems")
+            }
+            return (unlocked, locked)
+        }
+
+        /// A prompt the service asks for (to unlock a keyring) is dismissed, never shown: the
+        /// call it belongs to failed because the keyring is locked.
+        func refusePrompt(_ prompt: String) throws(KeyringError) {
+            guard prompt != "/" else { return }
+            _ = try? call(prompt, "org.freedesktop.Secret.Prompt", "Dismiss")
+            throw .locked
+        }
+    }
+
+    func withSession<Result>(_ body: (Session) throws(KeyringError) -> Result) throws(KeyringError) -> Result {
+        let address = try DBusConnection.sessionBusAddress(environment: environment)
+        let connection = try DBusConnection.open(address: address, deadline: .now + timeout)
+        let opened: [DBusValue]
+        do {
+            opened = try connection.call(
+                destination: Self.busName, path: Self.servicePath, interface: "org.freedesktop.Secret.Service",
+                member: "OpenSession", [.string("plain"), .variant(.string(""))])
+        } catch .refused(let name, let message) {
+            throw Self.meaning(of: name, message)
+        }
+        guard opened.count == 2, let path = opened[1].objectPath else { throw .malformedReply("OpenSession") }
+        return try body(Session(connection: connection, path: path))
+    }
+
+    /// What an error reply means for the caller.
+    static func meaning(of name: String, _ message: String) -> KeyringError {
+        switch name {
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            .serviceUnavailable("no program answers for \(busName) on the session bus")
+        case _ where name.hasPrefix("org.freedesktop.DBus.Error.Spawn"):
+            .serviceUnavailable("the bus could not start the keyring daemon: \(message)")
+        case "org.freedesktop.Secret.Error.IsLocked":
+            .locked
+        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
+            .timedOut
+        default:
+            .refused(name, message)
+        }
+    }
+}

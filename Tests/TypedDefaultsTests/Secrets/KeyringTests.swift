@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+@testable import TypedDefaultsSecrets
+
+/// Secret settings against a real GNOME Keyring daemon, each test on a bus and keyring of its
+/// own (``KeyringDaemon``), and in child processes that share them.
+@Suite(
+    .enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "needs gnome-keyring"),
+    .tags(.childProcess), .startsProcesses)
+struct KeyringTests {
+    static let service = "com.example.keyring-test"
+
+    @Test func storesReadsReplacesAndRemovesASecret() throws {
+        let daemon = try KeyringDaemon()
+        let token = Secret("token", service: Self.service, keyring: daemon.keyring)
+        #expect(try token.value() == nil)
+        #expect(try token.isSet == false)
+        try token.set("first-7f3a")
+        #expect(try token.value() == "first-7f3a")
+        try token.set("second-9c1d")
+        #expect(try token.value() == "second-9c1d")
+        #expect(try token.isSet)
+        token.wrappedValue = nil
+        #expect(try token.value() == nil)
+        #expect(try token.isSet == false)
+        // Two keys, two items; a replaced value leaves one item, not two.
+        let other = Secret("password", service: Self.service, keyring: daemon.keyring)
+        try other.set("pw-0b5e")
+        try token.set("third-4d2c")
+        try token.set("fourth-8e6f")
+        #expect(try other.value() == "pw-0b5e" && token.value() == "fourth-8e6f")
+        #expect(try daemon.keyring.itemCount(for: token.item) == 1)
+    }
+
+    @Test func twoProcessesShareTheSecret() async throws {
+        let daemon = try KeyringDaemon()
+        let environment = Probe.environment(["DBUS_SESSION_BUS_ADDRESS": daemon.address, "PROBE_SECRET": "child-51ab"])
+        let written = try await Probe.run(["secret-write", Self.service], environment: environment)
+        #expect(written.output.contains("stored"), "\(written.output)\(written.errors)")
+        let token = Secret("token", service: Self.service, keyring: daemon.keyring)
+        #expect(try token.value() == "child-51ab")
+        try token.set("parent-62bc")
+        var check = environment
+        check["PROBE_SECRET"] = "parent-62bc"
+        let read = try await Probe.run(["secret-check", Self.service], environment: check)
+        #expect(read.output.contains("same"), "\(read.output)\(read.errors)")
+        token.wrappedValue = nil
+        let removed = try await Probe.run(["secret-check", Self.service], environment: check)
+        #expect(removed.output.contains("none"), "\(removed.output)\(removed.errors)")
+        // Neither output nor the keyring's files hold a secret's bytes.
+        for output in [written, read, removed] {
+            #expect(!(output.output + output.errors).contains("child-51ab"))
+            #expect(!(output.output + output.errors).contains("parent-62bc"))
+        }
+        try expectNoSecretBytes(["child-51ab", "parent-62bc"], in: daemon.files)
+    }
+
+    @Test func aLockedKeyringReadsNilReportsAndRefusesWrites() throws {
+        let daemon = try KeyringDaemon()
+        let token = Secret("token", service: Self.service, keyring: daemon.keyring)
+        try token.set("locked-77aa")
+        try daemon.lockAll()
+        let (read, reports) = ReportedErrors.during { token.wrappedValue }
+        #expect(read == nil)
+        #expect(reports.count == 1)
+        #expect("\(reports)".contains("locked") && !"\(reports)".contains("locked-77aa"), "\(reports)")
+        #expect(throws: KeyringError.locked) { try token.value() }
+        #expect(throws: KeyringError.locked) { try token.set("new-88bb") }
+        #expect(throws: KeyringError.locked) { try token.set(nil) }
+        #expect(try token.isSet, "a locked item is still known to be set")
+    }
+
+    @Test func noKeyringDaemonIsReportedNeverWrittenElsewhere() throws {
+        let bus = try KeyringDaemon(withDaemon: false)
+        let token = Secret("token", service: Self.service, keyring: bus.keyring)
+        #expect(throws: KeyringError.self) { try token.set("nowhere-99cc") }
+        do {
+            try token.set("nowhere-99cc")
+        } catch {
+            guard case .serviceUnavailable = error else {
+                Issue.record("expected serviceUnavailable, got \(error)")
+                return
+            }
+        }
+        let (read, reports) = ReportedErrors.during { token.wrappedValue }
+        #expect(read == nil && reports.count == 1, "\(reports)")
+        try expectNoSecretBytes(["nowhere-99cc"], in: bus.files + [bus.home.appendingPathComponent("bus.conf")])
+    }
+
+    @Test func noSessionBusIsReported() throws {
+        var keyring = SystemKeyring(timeout: .seconds(2))
+        keyring.environment = ["XDG_RUNTIME_DIR": "/nonexistent-\(UUID().uuidString)"]
+        let token = Secret("token", service: Self.service, keyring: keyring)
+        #expect(throws: KeyringError.self) { try token.value() }
+        keyring.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent-\(UUID().uuidString)"]
+        let missing = Secret("token", service: Self.service, keyring: keyring)
+        do {
+            _ = try missing.value()
+            Issue.record("read a secret over a bus that does not exist")
+        } catch {
+            guard case .noSessionBus = error else {
+                Issue.record("expected noSessionBus, got \(error)")
+                return
+            }
+        }
+    }
+
+    private func expectNoSecretBytes(
+        _ secrets: [String], in files: [URL], sourceLocation: SourceLocation = #_sourceLocation
+    )
+        throws
+    {
+        #expect(!files.isEmpty, sourceLocation: sourceLocation)
+        for file in files {
+            let bytes = try Data(contentsOf: file)
+            for secret in secrets {
+                #expect(
+                    bytes.range(of: Data(secret.utf8)) == nil, "\(file.lastPathComponent) holds \(secret)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
+
+/// A bus that accepts and never answers: every call ends by its timeout.
+@Suite struct KeyringTimeoutTests {
+    @Test func aSilentBusTimesOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("silent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bus").path
+        let listener = try SilentSocket(path: path)
+        defer { listener.close() }
+        var keyring = SystemKeyring(timeout: .milliseconds(300))
+        keyring.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(path)"]
+        let started = ContinuousClock.now
+        #expect(throws: KeyringError.timedOut) { try keyring.secret(for: KeyringItem(service: "s", account: "a")) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+}

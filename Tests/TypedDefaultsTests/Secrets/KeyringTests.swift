@@ -140,3 +140,62 @@ struct KeyringTests {
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
+
+/// A setting an earlier release kept in clear, moved into the keyring by a migration step in a
+/// real process, killed at the worst moment, and run again.
+@Suite(
+    .enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "needs gnome-keyring"),
+    .tags(.childProcess), .startsProcesses)
+struct MovingIntoTheKeyringTests {
+    @Test func aClearValueMovesIntoTheKeyringAndLeavesTheSuite() async throws {
+        let daemon = try KeyringDaemon()
+        let preferences = daemon.home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        let service = "com.example.moving-\(UUID().uuidString.prefix(8))"
+        let environment = Probe.environment([
+            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "XDG_CONFIG_HOME": preferences.path,
+            "PROBE_SECRET": "clear-3e9f",
+        ])
+        let suiteFile = preferences.appendingPathComponent("\(service).plist")
+        let planted = try await Probe.run(["secret-plant", service], environment: environment)
+        #expect(planted.output.contains("planted"), "\(planted.errors)")
+        #expect(try Data(contentsOf: suiteFile).range(of: Data("clear-3e9f".utf8)) != nil)
+
+        // Killed right after the keyring confirmed: the suite still holds the value.
+        var stopping = environment
+        stopping["PROBE_STOP_AFTER_KEYRING"] = "1"
+        let killed = try await Probe.run(["secret-migrate", service], environment: stopping)
+        #expect(killed.crashed || killed.status != 0, "\(killed.output)")
+        #expect(try Data(contentsOf: suiteFile).range(of: Data("clear-3e9f".utf8)) != nil, "nothing lost")
+        let token = Secret("token", service: service, keyring: daemon.keyring)
+        #expect(try token.value() == "clear-3e9f")
+
+        // Run again: the clear copy goes, the secret stays.
+        let migrated = try await Probe.run(["secret-migrate", service], environment: environment)
+        #expect(migrated.output.contains("migrated"), "\(migrated.output)\(migrated.errors)")
+        #expect(try Data(contentsOf: suiteFile).range(of: Data("clear-3e9f".utf8)) == nil)
+        #expect(try token.value() == "clear-3e9f")
+        for output in [planted, killed, migrated] { #expect(!(output.output + output.errors).contains("clear-3e9f")) }
+        let keyringFiles = daemon.files.filter { $0.path.contains("/data/") }
+        try #require(!keyringFiles.isEmpty)
+        for file in keyringFiles { #expect(try Data(contentsOf: file).range(of: Data("clear-3e9f".utf8)) == nil) }
+    }
+
+    @Test func aLockedKeyringFailsTheStepAndTheSuiteKeepsTheValue() async throws {
+        let daemon = try KeyringDaemon()
+        let preferences = daemon.home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        let service = "com.example.locked-\(UUID().uuidString.prefix(8))"
+        let environment = Probe.environment([
+            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "XDG_CONFIG_HOME": preferences.path,
+            "PROBE_SECRET": "kept-1a2b",
+        ])
+        _ = try await Probe.run(["secret-plant", service], environment: environment)
+        try daemon.lockAll()
+        let failed = try await Probe.run(["secret-migrate", service], environment: environment)
+        #expect(failed.output.contains("error") && failed.output.contains("locked"), "\(failed.output)")
+        #expect(!failed.output.contains("kept-1a2b"))
+        let suiteFile = preferences.appendingPathComponent("\(service).plist")
+        #expect(try Data(contentsOf: suiteFile).range(of: Data("kept-1a2b".utf8)) != nil)
+    }
+}

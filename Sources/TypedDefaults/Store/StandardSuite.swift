@@ -68,8 +68,10 @@ enum StandardSuite {
             return try DefaultsStore(suiteName: named)
         } catch {
             // The name was checked when it was given; a platform that still refuses it (Apple's
-            // `UserDefaults(suiteName:)` refuses some names) is told, not hidden.
-            DefaultsError.report(error)
+            // `UserDefaults(suiteName:)` refuses some names) is told, not hidden: after this
+            // initializer, so that a handler that uses `standard` does not re-enter it.
+            state.withLock { $0.madeAs = PreferencesFolder.standardSuiteName }
+            DispatchQueue.global().async { DefaultsError.report(error) }
             return DefaultsStore(UserDefaults.standard)
         }
     }

@@ -87,6 +87,10 @@ struct CheckedArchive {
             throw .malformed("the root object is not of class \(String(reflecting: rootClass))")
         }
         for index in walk.nodes.keys.sorted() {
+            // corelibs keeps an `NSURL` it cannot make, and stops the process when it is used.
+            if case .record(_, .url)? = walk.nodes[index], !walk.alwaysDecodes(index) {
+                throw .malformed("object \(index), an NSURL, does not make a URL")
+            }
             guard case .record(_, .dictionary)? = walk.nodes[index],
                 let fields = StoredObject.dictionary(objects[index])
             else {
@@ -322,7 +326,11 @@ private struct Walk {
             guard let url = decodedURL(target) else { return nil }
             base = url
         }
-        return NSURL(string: relative, relativeTo: base).map { $0 as URL }
+        // Both must take it: corelibs' unarchiver makes an `NSURL` (none of "not a url"), and an
+        // `NSURL` that `URL` refuses ("http://[::1") stops the process once bridged. Never
+        // bridged here.
+        guard NSURL(string: relative, relativeTo: base) != nil else { return nil }
+        return URL(string: relative, relativeTo: base)
     }
 
     /// The string object `index` decodes to, when it is a raw string or a checked `NSString`.
@@ -359,5 +367,31 @@ private struct Walk {
         }
         decodes[index] = result
         return result
+    }
+}
+
+extension CheckedArchive {
+    /// The texts of an archive of an array of `NSURL`s (SwiftyUserDefaults' `[URL]`), read from
+    /// the archive's objects, never by corelibs' unarchiver, which stops the process on an
+    /// `NSURL` it cannot make: each element's `NS.relative`, with no `NS.base`. `nil` for an
+    /// archive of any other shape.
+    package var urlArrayTexts: [String]? {
+        func className(of fields: [String: Any]) -> String? {
+            guard let index = fields["$class"].flatMap(reference) else { return nil }
+            return StoredObject.dictionary(objects[index])?["$classname"] as? String
+        }
+        guard let array = StoredObject.dictionary(objects[root]),
+            ["NSArray", "NSMutableArray"].contains(className(of: array) ?? ""),
+            let elements = array["NS.objects"] as? [Any]
+        else { return nil }
+        var texts: [String] = []
+        for element in elements {
+            guard let index = reference(element), let url = StoredObject.dictionary(objects[index]),
+                className(of: url) == "NSURL", url["NS.base"].flatMap(reference).map(isNull) == true,
+                let relative = url["NS.relative"].flatMap(reference), let text = objects[relative] as? String
+            else { return nil }
+            texts.append(text)
+        }
+        return texts
     }
 }

@@ -42,11 +42,12 @@ enum OtherLibrariesForms {
 
     /// Whether Foil and SwiftyUserDefaults store `type` as JSON `Data`: a `Codable` type that
     /// is not native, not an optional (theirs are absent keys), not stored here as `Data`
-    /// already (an archive), and not one they store another way (`URL`, raw values).
+    /// already (an archive), and not `URL`, which they store another way. An enum with raw
+    /// values is, when the app chose SwiftyUserDefaults' `Codable` bridge for it.
     static func storedAsJSONData<Value: DefaultsValueConvertible>(_ type: Value.Type) -> Bool {
         Value.self is any Decodable.Type && !(Value.self is any DefaultsValue.Type)
             && !(Value.self is any OptionalValue.Type) && Value.DefaultsRepresentation.self != Data.self
-            && Value.self != URL.self && !(Value.self is any RawRepresentable.Type)
+            && Value.self != URL.self
     }
 
     /// The element of a stored collection at `object`: its own form first, then another
@@ -135,15 +136,13 @@ extension UInt128: ReadsOtherLibrariesForms {
 }
 
 extension OtherLibrariesForms {
-    /// The URLs of a keyed archive of an array of `NSURL`s, as SwiftyUserDefaults stores `[URL]`;
-    /// checked as any archive read here is.
+    /// The URLs of a keyed archive of an array of `NSURL`s, as SwiftyUserDefaults stores `[URL]`:
+    /// read from the archive's objects, each text as a stored URL's.
     static func archivedURLs(_ object: Any) -> [URL]? {
-        guard let data = object as? Data, let array = try? KeyedArchive.unarchive(NSArray.self, from: data) else {
-            return nil
-        }
+        guard let data = object as? Data, let texts = (try? CheckedArchive(data))?.urlArrayTexts else { return nil }
         var urls: [URL] = []
-        for element in array {
-            guard let url = element as? URL else { return nil }
+        for text in texts {
+            guard let url = try? URL(defaultsRepresentation: .string(text)) else { return nil }
             urls.append(url)
         }
         return urls
@@ -167,8 +166,8 @@ extension Array: ReadsOtherLibrariesForms where Element: DefaultsValueConvertibl
     /// An array whose elements are in another library's form (Defaults stores `[CGSize]` as an
     /// array of JSON strings): every element must read, as for an array in the library's own
     /// form. SwiftyUserDefaults stores an array of `Codable` values as the JSON `Data` of the
-    /// whole, read only where the elements themselves would be (not for native elements), and
-    /// an array of URLs as a keyed archive of `NSURL`s.
+    /// whole, read with `JSONDecoder` as it reads it, for element types it stores so (not native
+    /// ones); and an array of URLs as a keyed archive of `NSURL`s.
     static func readingOtherForm(_ object: Any) throws -> [Element]? {
         if object is Data {
             if Element.self == URL.self { return OtherLibrariesForms.archivedURLs(object) as? [Element] }

@@ -80,6 +80,13 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
         "l-dict-unresolvable-url": "holds object 6, which can fail to decode",
         "l-dict-palette": "holds object 6, which can fail to decode",
         "l-dict-strings": "value: [\"k\": \"v\"]",
+        // SwiftyUserDefaults' [URL], an archive of an array of NSURLs: read from the archive's
+        // objects, never by the unarchiver.
+        "u-relative-unmakeable": "object 1, an NSURL, does not make a URL",
+        "w-url-unmakeable": "expected Array<URL>",
+        "w-diamond": "expected Array<URL>",
+        "w-nested": "expected Array<URL>",
+        "w-url-strings": "value: [https://swift.org/a, file:///tmp/b]",
     ]
 
     @Test(.tags(.childProcess), .startsProcesses, arguments: expected.keys.sorted())
@@ -113,6 +120,10 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
             case "l":
                 let labels = UserDefault(wrappedValue: Labels(labels: [:]), "labels", store: store).wrappedValue.labels
                 return labels.isEmpty ? "default" : "\(labels)"
+            case "w":
+                let fallback = [URL(string: "https://default.example")!]
+                let urls = UserDefault(wrappedValue: fallback, "urls", store: store).wrappedValue
+                return urls == fallback ? "default" : "\(urls)"
             case "u":
                 let homepage = UserDefault(
                     wrappedValue: URL(string: "https://default.example")!, "homepage", store: store
@@ -165,6 +176,16 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
         def url(relative, *more, base=UID(0)):
             return ("homepage", archive(["$null", {"NS.base": base, "NS.relative": UID(2), "$class": UID(3)}, relative, U, *more]))
 
+        def urls(*objects):
+            return ("urls", archive(["$null", {"NS.objects": [UID(3)], "$class": UID(2)}, A, *objects]))
+
+        def diamond(n):
+            objects = ["$null", {"NS.objects": [UID(3), UID(3)], "$class": UID(2)}, A]
+            for i in range(n):
+                step = 3 + i + 1
+                objects.append({"NS.objects": [UID(step), UID(step)] if i + 1 < n else [], "$class": UID(2)})
+            return ("urls", archive(objects))
+
         V = {
             # The known attacks' variants, each as its script made it.
             "p-nsstring-int": lambda: palette({"NS.string": 42, "$class": UID(4)}, S),
@@ -211,6 +232,13 @@ final class Labels: NSObject, NSSecureCoding, DefaultsValueConvertible {
             "l-dict-palette": lambda: labels({"NS.keys": [UID(5)], "NS.objects": [UID(6)], "$class": UID(4)}, L, D, "k",
                                              {"name": UID(5), "$class": UID(7)}, P),
             "l-dict-strings": lambda: labels({"NS.keys": [UID(5)], "NS.objects": [UID(6)], "$class": UID(4)}, L, D, "k", "v"),
+            "u-relative-unmakeable": lambda: url("http://[::1"),
+            "w-url-unmakeable": lambda: urls({"NS.base": UID(0), "NS.relative": UID(4), "$class": UID(5)}, "http://[::1", U),
+            "w-diamond": lambda: diamond(60),
+            "w-nested": lambda: urls({"NS.objects": [UID(0)], "$class": UID(2)}),
+            "w-url-strings": lambda: ("urls", archive(["$null", {"NS.objects": [UID(3), UID(6)], "$class": UID(2)}, A,
+                                                       {"NS.base": UID(0), "NS.relative": UID(4), "$class": UID(5)}, "https://swift.org/a", U,
+                                                       {"NS.base": UID(0), "NS.relative": UID(7), "$class": UID(5)}, "file:///tmp/b"])),
         }
         if variant == "--list":
             print("\n".join(V))

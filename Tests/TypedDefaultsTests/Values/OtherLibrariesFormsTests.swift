@@ -156,6 +156,11 @@ enum OtherLibraryRules {
             // SwiftyUserDefaults: arrays of raw values and of natives as they are, of URLs as a
             // keyed archive.
             .init("SwiftyUserDefaults", [FormsTheme.dark, .light], default: []) { ["dark", "light"] },
+            // An enum that is also `Codable`, where the app chose SwiftyUserDefaults' `Codable` bridge.
+            .init("SwiftyUserDefaults", FormsLevel.high, default: .low) { try Rules.jsonData(FormsLevel.high) },
+            .init("SwiftyUserDefaults", [FormsTheme.dark, .light], default: []) {
+                try Rules.jsonData([FormsTheme.dark, .light])
+            },
             .init("SwiftyUserDefaults", [1, 2], default: []) { [1, 2] },
             .init("SwiftyUserDefaults", urls, default: []) {
                 try NSKeyedArchiver.archivedData(withRootObject: urls as NSArray, requiringSecureCoding: false)
@@ -279,7 +284,7 @@ enum OtherLibraryRules {
     }
 
     /// JSON `Data` is a form only of what Foil and SwiftyUserDefaults store that way.
-    @Test func jsonDataIsNoFormOfNativeCollectionsDictionariesURLsOrRawValues() throws {
+    @Test func jsonDataIsNoFormOfNativeCollectionsDictionariesOrURLs() throws {
         try expectMismatch(Data("[1,2]".utf8), as: Set([9]), "Set<Int>")
         try expectMismatch(Data(#"{"5":"a"}"#.utf8), as: [5: "z"], "[Int: String]")
         try expectMismatch(Data(#"{"5":"a","05":"b"}"#.utf8), as: [5: "z"], "[Int: String], two texts of a key")
@@ -287,8 +292,6 @@ enum OtherLibraryRules {
         try expectMismatch(
             Data(#"{"a":{"columns":1,"sidebar":false}}"#.utf8), as: ["a": layout], "[String: FormsLayout]")
         try expectMismatch(Data(#""javascript:alert(1)""#.utf8), as: URL(fileURLWithPath: "/"), "URL")
-        try expectMismatch(Data("1000".utf8), as: FormsLevel.low, "an Int-backed enum")
-        try expectMismatch(Data(#""dark""#.utf8), as: FormsTheme.light, "a String-backed enum")
         try expectMismatch(Data(#"["https://swift.org"]"#.utf8), as: [URL](), "[URL]")
     }
 

@@ -18,6 +18,10 @@ public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedReply(String)
     /// The stored secret is not text (for a `String` secret).
     case notText
+    /// A secret larger than the keyring keeps here (1 MiB): tokens and passwords are far smaller.
+    case tooLarge(bytes: Int)
+    /// The item's key or service cannot be named to the keyring (it holds a NUL character).
+    case unsupportedItem(String)
 
     public var description: String {
         switch self {
@@ -29,6 +33,8 @@ public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
             "the system's secret store refused: \(name)\(message.isEmpty ? "" : ": \(message)")"
         case .malformedReply(let reason): "the system's secret store answered outside the protocol: \(reason)"
         case .notText: "the stored secret is not UTF-8 text"
+        case .tooLarge(let bytes): "a secret of \(bytes) bytes is larger than the 1 MiB the keyring keeps here"
+        case .unsupportedItem(let reason): "the keyring cannot name this item: \(reason)"
         }
     }
 }

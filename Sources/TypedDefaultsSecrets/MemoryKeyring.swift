@@ -9,7 +9,7 @@ import TypedDefaults
 /// let token = Secret("openAIToken", keyring: keyring)
 /// keyring.failure = .locked   // every call now throws, as with a locked keyring
 /// ```
-public final class MemoryKeyring: Keyring {
+public final class MemoryKeyring: Keyring, CustomReflectable {
     private struct State: Sendable {
         var secrets: [KeyringItem: Data] = [:]
         var failure: KeyringError?
@@ -18,6 +18,11 @@ public final class MemoryKeyring: Keyring {
     private let state = Locked(State())
 
     public init() {}
+
+    /// How many secrets it holds, never what they are: `dump` shows no secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["secrets": state.withLock { $0.secrets.count }], displayStyle: .class)
+    }
 
     /// The error every call throws while it is set.
     public var failure: KeyringError? {

@@ -17,7 +17,8 @@ extension DefaultsMigration {
     /// both hold it until the step runs again. A secret the keyring already holds for the key
     /// is the newer one: it stays, and the clear copy is removed. An empty string is removed
     /// without a secret (an unset `String` setting). A keyring that cannot store it (locked,
-    /// missing) fails the step with its ``KeyringError``, and the suite keeps the value.
+    /// missing) fails the step with its ``KeyringError``, and the suite keeps the value. A dry
+    /// run (`pendingMigrations`) touches no keyring and shows the value as "a secret".
     ///
     /// - Parameters:
     ///   - key: the key the value is stored under in the suite, and the secret's key.
@@ -28,14 +29,12 @@ extension DefaultsMigration {
         -> DefaultsMigration
     {
         let item = KeyringItem(service: service ?? DefaultsStore.standardSuiteName, account: key)
-        return .editStoredValues("move \"\(key)\" into the keyring as \(item.label)") { values in
-            let storedKey = DefaultsStoredKey(key)
-            guard let stored = values[storedKey] else { return }
-            guard case .string(let text) = stored else { throw NotText(key: key) }
+        return .movingText(key, summary: "move \"\(key)\" into the keyring as \(item.label)") { text in
             if !text.isEmpty, try !keyring.containsSecret(for: item) {
                 try keyring.setSecret(Data(text.utf8), for: item)
             }
-            values[storedKey] = nil
+        } notText: {
+            NotText(key: key)
         }
     }
 }

@@ -10,8 +10,8 @@ import TypedDefaults
 /// }
 /// ```
 ///
-/// Reading asks the keyring each time (no copy is kept in memory); `nil` means none is
-/// stored. A read that fails (a locked keyring, no secret store) answers `nil` and reports
+/// Reading asks the keyring each time (the wrapper keeps no copy; the value you read is an
+/// ordinary `String`); `nil` means none is stored. A read that fails (a locked keyring, no secret store) answers `nil` and reports
 /// ``DefaultsError/readFailed(path:underlying:)`` with a ``KeyringError``; a write that fails
 /// reports ``DefaultsError/writeFailed(path:underlying:)`` and stores nothing anywhere else.
 /// To handle the error where it happens, use the projected value:

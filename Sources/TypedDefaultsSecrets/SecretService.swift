@@ -3,7 +3,7 @@ import Foundation
 /// The freedesktop Secret Service, spoken over the session bus: what GNOME Keyring, KeePassXC
 /// and KWallet answer. Each operation opens its own connection and session, ends by its
 /// deadline, and never starts an unlock prompt: a locked keyring is reported as such.
-struct SecretService: Sendable {
+struct SecretService: Keyring {
     static let busName = "org.freedesktop.secrets"
     static let servicePath = "/org/freedesktop/secrets"
     /// The `xdg:schema` attribute that marks this library's items, as libsecret's do.
@@ -14,22 +14,35 @@ struct SecretService: Sendable {
     /// Where the session bus's address is read from.
     var environment: [String: String]
 
+    /// The most a secret may hold: a reply carries it whole, and tokens and passwords are far
+    /// smaller.
+    static let maximumSecretLength = 1 << 20
+
     func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
-        try withSession { session throws(KeyringError) in
-            let (unlocked, locked) = try session.search(item)
-            guard let path = unlocked.first else {
-                if locked.isEmpty { return nil }
-                throw .locked
+        try withSession { session throws(KeyringError) -> Data? in
+            // An item another program removes between the search and the read is gone: searched
+            // again, a few times at most.
+            for _ in 0..<3 {
+                let (unlocked, locked) = try session.search(item)
+                guard let path = unlocked.first else {
+                    if locked.isEmpty { return nil }
+                    throw .locked
+                }
+                guard
+                    let reply = try session.callUnlessGone(
+                        path, "org.freedesktop.Secret.Item", "GetSecret", [.objectPath(session.path)])
+                else { continue }
+                guard case .structure(let fields)? = reply.first, fields.count == 4, let value = fields[2].bytes else {
+                    throw .malformedReply("GetSecret answered \(reply.map(\.signature))")
+                }
+                return Data(value)
             }
-            let reply = try session.call(path, "org.freedesktop.Secret.Item", "GetSecret", [.objectPath(session.path)])
-            guard case .structure(let fields)? = reply.first, fields.count == 4, let value = fields[2].bytes else {
-                throw .malformedReply("GetSecret answered \(reply.map(\.signature))")
-            }
-            return Data(value)
+            return nil
         }
     }
 
     func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+        guard secret.count <= Self.maximumSecretLength else { throw .tooLarge(bytes: secret.count) }
         try withSession { session throws(KeyringError) in
             let alias = try session.call(
                 Self.servicePath, "org.freedesktop.Secret.Service", "ReadAlias", [.string("default")])
@@ -59,7 +72,10 @@ struct SecretService: Sendable {
             let (unlocked, locked) = try session.search(item)
             guard locked.isEmpty else { throw .locked }
             for path in unlocked {
-                let reply = try session.call(path, "org.freedesktop.Secret.Item", "Delete")
+                // Gone: another program removed it first.
+                guard let reply = try session.callUnlessGone(path, "org.freedesktop.Secret.Item", "Delete") else {
+                    continue
+                }
                 guard let prompt = reply.first?.objectPath else { throw .malformedReply("Delete") }
                 try session.refusePrompt(prompt)
             }
@@ -98,6 +114,21 @@ struct SecretService: Sendable {
             }
         }
 
+        /// ``call(_:_:_:_:)`` on an item, `nil` when the item is no longer there (removed since it
+        /// was found).
+        func callUnlessGone(_ object: String, _ interface: String, _ member: String, _ body: [DBusValue] = [])
+            throws(KeyringError) -> [DBusValue]?
+        {
+            do {
+                return try connection.call(
+                    destination: SecretService.busName, path: object, interface: interface, member: member, body)
+            } catch {
+                if case .refused(let name, _) = error, SecretService.isGone(name) { return nil }
+                if case .refused(let name, let message) = error { throw SecretService.meaning(of: name, message) }
+                throw error
+            }
+        }
+
         /// The paths of the items stored for `item`, unlocked and locked.
         func search(_ item: KeyringItem) throws(KeyringError) -> (unlocked: [String], locked: [String]) {
             let reply = try call(
@@ -120,7 +151,8 @@ struct SecretService: Sendable {
 
     func withSession<Result>(_ body: (Session) throws(KeyringError) -> Result) throws(KeyringError) -> Result {
         let address = try DBusConnection.sessionBusAddress(environment: environment)
-        let connection = try DBusConnection.open(address: address, deadline: .now + timeout)
+        // Longer than a day is a day: an instant that far ahead is still a number.
+        let connection = try DBusConnection.open(address: address, deadline: .now + min(timeout, .seconds(86_400)))
         let opened: [DBusValue]
         do {
             opened = try connection.call(
@@ -130,7 +162,18 @@ struct SecretService: Sendable {
             throw Self.meaning(of: name, message)
         }
         guard opened.count == 2, let path = opened[1].objectPath else { throw .malformedReply("OpenSession") }
-        return try body(Session(connection: connection, path: path))
+        let session = Session(connection: connection, path: path)
+        // Closed when done, as libsecret does; the service would close it with the connection.
+        defer { _ = try? session.call(path, "org.freedesktop.Secret.Session", "Close") }
+        return try body(session)
+    }
+
+    /// Whether an error reply says the object called is no longer there (removed meanwhile).
+    static func isGone(_ name: String) -> Bool {
+        [
+            "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownObject",
+            "org.freedesktop.Secret.Error.NoSuchObject",
+        ].contains(name)
     }
 
     /// What an error reply means for the caller.

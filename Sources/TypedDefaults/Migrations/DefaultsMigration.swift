@@ -192,3 +192,22 @@ extension DefaultsMigration {
         }
     }
 }
+
+extension DefaultsMigration {
+    /// A step that removes the text stored under `key` once `keep` stored it elsewhere (the
+    /// keyring): what moving a secret out of the suite takes. A dry run neither calls `keep`
+    /// nor shows the text; a value that is not text throws `notText()`, which must not say it.
+    package static func movingText(
+        _ key: String, summary: String, keep: @escaping @Sendable (String) throws -> Void,
+        notText: @escaping @Sendable () -> any Error
+    ) -> DefaultsMigration {
+        DefaultsMigration(summary) { work in
+            let storedKey = DefaultsStoredKey(key)
+            guard let object = work[stored: storedKey] else { return }
+            work.secretKeys.insert(storedKey)
+            guard let text = object.object as? String else { throw notText() }
+            if !work.isPreview { try keep(text) }
+            work[stored: storedKey] = nil
+        }
+    }
+}

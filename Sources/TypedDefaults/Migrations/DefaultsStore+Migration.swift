@@ -71,6 +71,7 @@ extension DefaultsStore {
         var reports: [MigrationPreview] = []
         try state.commitEdit(committingPending: false) { edit in
             var work = MigrationWork(stored: { edit[$0] }, storedKeys: edit.baseKeys)
+            work.isPreview = true
             let current = (try? Self.version(in: work[Self.migrationVersionKey])) ?? 0
             for (index, step) in steps.enumerated() where index + 1 > current {
                 let before = work

@@ -15,6 +15,10 @@ struct MigrationWork {
     /// Every key changed so far: `nil` removes it.
     private(set) var changes: [DefaultsStoredKey: StoredObject?] = [:]
     var moves: [Move] = []
+    /// Whether this is a dry run: a step changes nothing outside the suite.
+    var isPreview = false
+    /// Keys whose values a dry run does not show (secrets on their way out of the suite).
+    var secretKeys: Set<DefaultsStoredKey> = []
 
     init(stored: @escaping (DefaultsStoredKey) -> StoredObject?, storedKeys: @escaping () -> Set<DefaultsStoredKey>) {
         self.stored = stored
@@ -63,8 +67,10 @@ extension MigrationWork {
         let local = changes.keys.sorted().compactMap { key -> MigrationPreview.Change? in
             let (old, new) = (before[stored: key], self[stored: key])
             guard !StoredObject.same(old, new) else { return nil }
-            return MigrationPreview.Change(
-                key: key.name, suite: nil, oldValue: describe(old), newValue: describe(new))
+            let shown = { (object: StoredObject?) in
+                secretKeys.contains(key) ? object.map { _ in "a secret" } : describe(object)
+            }
+            return MigrationPreview.Change(key: key.name, suite: nil, oldValue: shown(old), newValue: shown(new))
         }
         let moved = moves.map { move in
             MigrationPreview.Change(

@@ -20,7 +20,8 @@ final class DBusConnection {
         var failures: [String] = []
         for candidate in address.split(separator: ";") {
             do {
-                let connection = DBusConnection(socket: try connect(String(candidate)), deadline: deadline)
+                let connection = DBusConnection(
+                    socket: try connect(String(candidate), by: deadline), deadline: deadline)
                 try connection.authenticate()
                 _ = try connection.call(
                     destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
@@ -62,13 +63,14 @@ final class DBusConnection {
         nextSerial += 1
         let message = DBusMessage.call(
             serial: serial, destination: destination, path: path, interface: interface, member: member, body: body)
+        let bytes: [UInt8]
         do {
-            try send(try message.encoded())
-        } catch let error as KeyringError {
-            throw error
+            bytes = try message.encoded()
         } catch {
-            throw .malformedReply("\(member): \(error)")
+            // Made here, from the item's names: a NUL in a key or a service.
+            throw .unsupportedItem("\(member): \(error)")
         }
+        try send(bytes)
         while true {
             let reply = try receive()
             guard reply.replySerial == serial else { continue }  // signals, and replies to no call of ours
@@ -84,7 +86,7 @@ final class DBusConnection {
 
     // MARK: The socket
 
-    private static func connect(_ address: String) throws(KeyringError) -> Int32 {
+    private static func connect(_ address: String, by deadline: ContinuousClock.Instant) throws(KeyringError) -> Int32 {
         guard address.hasPrefix("unix:") else {
             throw .noSessionBus("only unix: addresses are supported, not \(address)")
         }
@@ -101,7 +103,7 @@ final class DBusConnection {
         } else {
             throw .noSessionBus("the address \(address) has neither path= nor abstract=")
         }
-        return try SystemSocket.connect(path: path, naming: address)
+        return try SystemSocket.connect(path: path, naming: address, by: deadline)
     }
 
     /// The time left until `deadline`, or ``KeyringError/timedOut`` once it passed.
@@ -154,9 +156,9 @@ final class DBusConnection {
             guard buffered.count < 512 else { throw .noSessionBus("the bus answered authentication with too much") }
             try fill()
         }
-        let end = buffered.firstIndex(of: UInt8(ascii: "\n")) ?? buffered.endIndex
+        guard let end = buffered.firstIndex(of: UInt8(ascii: "\n")) else { return }
         let line = String(decoding: buffered[..<end], as: UTF8.self)
-        buffered.removeSubrange(...min(end, buffered.count - 1))
+        buffered.removeSubrange(...end)
         guard line.hasPrefix("OK ") else {
             throw .noSessionBus("the bus refused this user: \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
         }

@@ -15,11 +15,11 @@ struct DBusMessage {
         case errorName = 4
         case replySerial = 5
         case destination = 6
-        case sender = 7
         case signature = 8
     }
 
-    /// The most a reply may take: the Secret Service's are a few kilobytes.
+    /// The most a message may take: a reply holds at most one secret, and secrets are kept to
+    /// 1 MiB (``SecretService/maximumSecretLength``).
     static let maximumLength = 1 << 22
     /// The fixed start of a message: byte order, kind, flags, version, body length, serial and
     /// the length of the header fields' array.

@@ -5,7 +5,7 @@
     /// The Keychain's generic passwords, one per item: `kSecAttrService` the program,
     /// `kSecAttrAccount` the key. No CI here compiles this file (it builds on Apple platforms
     /// only); its calls are the Keychain's documented ones, unchanged since macOS 10.6.
-    enum Keychain {
+    struct Keychain: Keyring {
         private static func query(_ item: KeyringItem) -> [String: Any] {
             [
                 kSecClass as String: kSecClassGenericPassword,
@@ -14,39 +14,39 @@
             ]
         }
 
-        static func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
-            var query = query(item)
+        func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+            var query = Self.query(item)
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return nil }
-            try check(status)
+            try Self.check(status)
             guard let data = result as? Data else { throw .malformedReply("the Keychain returned no data") }
             return data
         }
 
-        static func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+        func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
             let update = [kSecValueData as String: secret, kSecAttrLabel as String: item.label] as [String: Any]
-            let status = SecItemUpdate(query(item) as CFDictionary, update as CFDictionary)
-            if status != errSecItemNotFound { return try check(status) }
-            var add = query(item)
+            let status = SecItemUpdate(Self.query(item) as CFDictionary, update as CFDictionary)
+            if status != errSecItemNotFound { return try Self.check(status) }
+            var add = Self.query(item)
             add.merge(update) { $1 }
-            try check(SecItemAdd(add as CFDictionary, nil))
+            try Self.check(SecItemAdd(add as CFDictionary, nil))
         }
 
-        static func removeSecret(for item: KeyringItem) throws(KeyringError) {
-            let status = SecItemDelete(query(item) as CFDictionary)
+        func removeSecret(for item: KeyringItem) throws(KeyringError) {
+            let status = SecItemDelete(Self.query(item) as CFDictionary)
             if status == errSecItemNotFound { return }
-            try check(status)
+            try Self.check(status)
         }
 
-        static func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
-            var query = query(item)
+        func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+            var query = Self.query(item)
             query[kSecMatchLimit as String] = kSecMatchLimitOne
             let status = SecItemCopyMatching(query as CFDictionary, nil)
             if status == errSecItemNotFound { return false }
-            try check(status)
+            try Self.check(status)
             return true
         }
 

@@ -15,41 +15,28 @@ public struct SystemKeyring: Keyring {
         self.timeout = timeout
     }
 
-    #if canImport(Security)
-        public func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
-            try Keychain.secret(for: item)
-        }
-
-        public func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
-            try Keychain.setSecret(secret, for: item)
-        }
-
-        public func removeSecret(for item: KeyringItem) throws(KeyringError) {
-            try Keychain.removeSecret(for: item)
-        }
-
-        public func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
-            try Keychain.containsSecret(for: item)
-        }
-    #else
-        private var service: SecretService {
+    /// The store this platform has; the one place that tells the platforms apart.
+    private var backend: any Keyring {
+        #if canImport(Security)
+            Keychain()
+        #else
             SecretService(timeout: timeout, environment: environment ?? ProcessInfo.processInfo.environment)
-        }
+        #endif
+    }
 
-        public func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
-            try service.secret(for: item)
-        }
+    public func secret(for item: KeyringItem) throws(KeyringError) -> Data? {
+        try backend.secret(for: item)
+    }
 
-        public func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
-            try service.setSecret(secret, for: item)
-        }
+    public func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
+        try backend.setSecret(secret, for: item)
+    }
 
-        public func removeSecret(for item: KeyringItem) throws(KeyringError) {
-            try service.removeSecret(for: item)
-        }
+    public func removeSecret(for item: KeyringItem) throws(KeyringError) {
+        try backend.removeSecret(for: item)
+    }
 
-        public func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
-            try service.containsSecret(for: item)
-        }
-    #endif
+    public func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
+        try backend.containsSecret(for: item)
+    }
 }

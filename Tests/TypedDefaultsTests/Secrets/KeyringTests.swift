@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaults
+import TypedDefaultsSchema
 
 @testable import TypedDefaultsSecrets
 
@@ -32,6 +33,44 @@ struct KeyringTests {
         try token.set("fourth-8e6f")
         #expect(try other.value() == "pw-0b5e" && token.value() == "fourth-8e6f")
         #expect(try daemon.keyring.itemCount(for: token.item) == 1)
+    }
+
+    /// Removers and readers racing each other: a removed item is gone, never an error.
+    @Test func concurrentRemovesAndReadsOfOneItemNeverFail() throws {
+        let daemon = try KeyringDaemon()
+        let keyring = daemon.keyring
+        let item = KeyringItem(service: Self.service, account: "raced")
+        let failures = Locked([String]())
+        for _ in 0..<10 {
+            try keyring.setSecret(Data("r".utf8), for: item)
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                do {
+                    if index.isMultiple(of: 2) {
+                        try keyring.removeSecret(for: item)
+                    } else {
+                        _ = try keyring.secret(for: item)
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+    }
+
+    @Test func aSecretTooLargeOrAnItemTheKeyringCannotNameIsRefused() throws {
+        let daemon = try KeyringDaemon()
+        let big = Secret("big", service: Self.service, keyring: daemon.keyring)
+        #expect(throws: KeyringError.tooLarge(bytes: 2 << 20)) { try big.set(String(repeating: "z", count: 2 << 20)) }
+        try big.set(String(repeating: "z", count: 1 << 20))
+        #expect(try big.value()?.count == 1 << 20)
+        let nul = Secret("a\0b", service: Self.service, keyring: daemon.keyring)
+        do {
+            try nul.set("nul-key-value")
+            Issue.record("stored an item whose key holds a NUL")
+        } catch {
+            if case .unsupportedItem = error {} else { Issue.record("expected unsupportedItem, got \(error)") }
+        }
     }
 
     @Test func twoProcessesShareTheSecret() async throws {
@@ -147,16 +186,23 @@ struct KeyringTests {
     .enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "needs gnome-keyring"),
     .tags(.childProcess), .startsProcesses)
 struct MovingIntoTheKeyringTests {
-    @Test func aClearValueMovesIntoTheKeyringAndLeavesTheSuite() async throws {
+    /// A keyring, a preferences folder for the children, a suite name, the children's
+    /// environment (with `secret` to plant), and the suite's file.
+    private func setUp(secret: String) throws -> (
+        daemon: KeyringDaemon, service: String, environment: [String: String], suiteFile: URL
+    ) {
         let daemon = try KeyringDaemon()
         let preferences = daemon.home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
         let service = "com.example.moving-\(UUID().uuidString.prefix(8))"
         let environment = Probe.environment([
-            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "XDG_CONFIG_HOME": preferences.path,
-            "PROBE_SECRET": "clear-3e9f",
+            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "XDG_CONFIG_HOME": preferences.path, "PROBE_SECRET": secret,
         ])
-        let suiteFile = preferences.appendingPathComponent("\(service).plist")
+        return (daemon, service, environment, preferences.appendingPathComponent("\(service).plist"))
+    }
+
+    @Test func aClearValueMovesIntoTheKeyringAndLeavesTheSuite() async throws {
+        let (daemon, service, environment, suiteFile) = try setUp(secret: "clear-3e9f")
         let planted = try await Probe.run(["secret-plant", service], environment: environment)
         #expect(planted.output.contains("planted"), "\(planted.errors)")
         #expect(try Data(contentsOf: suiteFile).range(of: Data("clear-3e9f".utf8)) != nil)
@@ -182,20 +228,78 @@ struct MovingIntoTheKeyringTests {
     }
 
     @Test func aLockedKeyringFailsTheStepAndTheSuiteKeepsTheValue() async throws {
-        let daemon = try KeyringDaemon()
-        let preferences = daemon.home.appendingPathComponent("config")
-        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
-        let service = "com.example.locked-\(UUID().uuidString.prefix(8))"
-        let environment = Probe.environment([
-            "DBUS_SESSION_BUS_ADDRESS": daemon.address, "XDG_CONFIG_HOME": preferences.path,
-            "PROBE_SECRET": "kept-1a2b",
-        ])
+        let (daemon, service, environment, suiteFile) = try setUp(secret: "kept-1a2b")
         _ = try await Probe.run(["secret-plant", service], environment: environment)
         try daemon.lockAll()
         let failed = try await Probe.run(["secret-migrate", service], environment: environment)
         #expect(failed.output.contains("error") && failed.output.contains("locked"), "\(failed.output)")
         #expect(!failed.output.contains("kept-1a2b"))
-        let suiteFile = preferences.appendingPathComponent("\(service).plist")
         #expect(try Data(contentsOf: suiteFile).range(of: Data("kept-1a2b".utf8)) != nil)
+    }
+}
+
+/// What a keyring must never do with a secret, whatever the caller does.
+@Suite struct SecretLimitsTests {
+    /// A dry run of a move into the keyring shows no secret and stores none.
+    @Test func aDryRunOfAMoveIntoTheKeyringShowsAndStoresNothing() throws {
+        let suite = try TestSuite()
+        suite.plant("sk-dry-41d0", forKey: "token")
+        let keyring = MemoryKeyring()
+        let previews = try suite.store.pendingMigrations([.moveIntoKeyring("token", service: "dry", keyring: keyring)])
+        #expect(!"\(previews)".contains("sk-dry-41d0"), "\(previews)")
+        #expect("\(previews)".contains("a secret"), "\(previews)")
+        #expect(try keyring.containsSecret(for: KeyringItem(service: "dry", account: "token")) == false)
+        #expect(suite.defaults.string(forKey: "token") == "sk-dry-41d0")
+    }
+
+    @Test func reflectionShowsNoSecret() throws {
+        let keyring = MemoryKeyring()
+        let token = Secret("token", service: "reflect", keyring: keyring)
+        try token.set("sk-leak-8c1f")
+        for text in [dumped(keyring), dumped(token), String(reflecting: keyring), "\(token)"] {
+            #expect(!text.contains("sk-leak-8c1f"), "\(text)")
+        }
+    }
+
+    private func dumped(_ value: Any) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
+
+    /// A connection attempt, a wait and a deadline of a day or more are bounded, never a trap.
+    @Test func aVeryLongTimeoutIsADay() throws {
+        var keyring = SystemKeyring(timeout: .seconds(Int64.max))
+        keyring.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent-\(UUID().uuidString)"]
+        #expect(throws: KeyringError.self) { try keyring.secret(for: KeyringItem(service: "s", account: "a")) }
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { pair.forEach { _ = Glibc.close($0) } }
+        #expect(Glibc.write(pair[1], "x", 1) == 1)
+        try SystemSocket.wait(pair[0], forWriting: false, within: .seconds(Int64.max))
+    }
+
+    /// A bus whose queue of connections is full: the connection attempt ends by the deadline.
+    @Test func aBusThatAcceptsNoMoreConnectionsTimesOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bus").path
+        let listener = try SilentSocket(path: path, backlog: 0)
+        defer { listener.close() }
+        var fillers: [Int32] = []
+        defer { fillers.forEach { _ = Glibc.close($0) } }
+        for _ in 0..<4 {
+            if let filler = try? SystemSocket.connect(
+                path: Array(path.utf8), naming: path, by: .now + .milliseconds(50))
+            {
+                fillers.append(filler)
+            }
+        }
+        var keyring = SystemKeyring(timeout: .milliseconds(300))
+        keyring.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(path)"]
+        let started = ContinuousClock.now
+        #expect(throws: KeyringError.self) { try keyring.secret(for: KeyringItem(service: "s", account: "a")) }
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 }

@@ -158,7 +158,7 @@ extension SystemKeyring {
 final class SilentSocket {
     private let descriptor: Int32
 
-    init(path: String) throws {
+    init(path: String, backlog: Int32 = 4) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -170,7 +170,7 @@ final class SilentSocket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, listen(descriptor, 4) == 0 else {
+        guard bound == 0, listen(descriptor, backlog) == 0 else {
             throw KeyringDaemon.Failed(description: "cannot listen on \(path)")
         }
     }

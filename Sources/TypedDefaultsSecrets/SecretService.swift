@@ -106,12 +106,7 @@ struct SecretService: Keyring {
         func call(_ object: String, _ interface: String, _ member: String, _ body: [DBusValue] = [])
             throws(KeyringError) -> [DBusValue]
         {
-            do {
-                return try connection.call(
-                    destination: SecretService.busName, path: object, interface: interface, member: member, body)
-            } catch .refused(let name, let message) {
-                throw SecretService.meaning(of: name, message)
-            }
+            try SecretService.call(connection, object, interface, member, body)
         }
 
         /// ``call(_:_:_:_:)`` on an item, `nil` when the item is no longer there (removed since it
@@ -120,11 +115,10 @@ struct SecretService: Keyring {
             throws(KeyringError) -> [DBusValue]?
         {
             do {
-                return try connection.call(
-                    destination: SecretService.busName, path: object, interface: interface, member: member, body)
+                return try call(object, interface, member, body)
             } catch {
+                // ``meaning(of:_:)`` keeps such an error as it came.
                 if case .refused(let name, _) = error, SecretService.isGone(name) { return nil }
-                if case .refused(let name, let message) = error { throw SecretService.meaning(of: name, message) }
                 throw error
             }
         }
@@ -153,19 +147,26 @@ struct SecretService: Keyring {
         let address = try DBusConnection.sessionBusAddress(environment: environment)
         // Longer than a day is a day: an instant that far ahead is still a number.
         let connection = try DBusConnection.open(address: address, deadline: .now + min(timeout, .seconds(86_400)))
-        let opened: [DBusValue]
-        do {
-            opened = try connection.call(
-                destination: Self.busName, path: Self.servicePath, interface: "org.freedesktop.Secret.Service",
-                member: "OpenSession", [.string("plain"), .variant(.string(""))])
-        } catch .refused(let name, let message) {
-            throw Self.meaning(of: name, message)
-        }
+        let opened = try Self.call(
+            connection, Self.servicePath, "org.freedesktop.Secret.Service", "OpenSession",
+            [.string("plain"), .variant(.string(""))])
         guard opened.count == 2, let path = opened[1].objectPath else { throw .malformedReply("OpenSession") }
         let session = Session(connection: connection, path: path)
         // Closed when done, as libsecret does; the service would close it with the connection.
         defer { _ = try? session.call(path, "org.freedesktop.Secret.Session", "Close") }
         return try body(session)
+    }
+
+    /// Calls `member` of the service's object at `object`; an error reply is thrown as what it
+    /// means for the caller. The one place calls to the service are made.
+    static func call(
+        _ connection: DBusConnection, _ object: String, _ interface: String, _ member: String, _ body: [DBusValue]
+    ) throws(KeyringError) -> [DBusValue] {
+        do {
+            return try connection.call(destination: busName, path: object, interface: interface, member: member, body)
+        } catch .refused(let name, let message) {
+            throw meaning(of: name, message)
+        }
     }
 
     /// Whether an error reply says the object called is no longer there (removed meanwhile).

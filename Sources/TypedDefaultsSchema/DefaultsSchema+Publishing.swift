@@ -107,6 +107,13 @@ extension DefaultsSchema.Key {
             declaration.name, declaration.defaultValue, declaration.formattedDefaultValue, declaration.title,
             declaration.info, declaration.range, declaration.options
         )
+        guard !declaration.isSecret else {
+            // The keyring's text, with no default: nothing of it is published.
+            self.init(
+                name: name, swiftType: "String", valueType: .string, title: title, info: info, defaultValue: nil,
+                formattedDefaultValue: "none", isSecret: true)
+            return
+        }
         func stored(_ value: Value) -> DefaultsStoredValue? { DefaultsStoredValue(storing: value, key: name) }
         let storedDefault = defaultValue.flatMap(stored)
         let valueType = SchemaValueType.of(Value.self, sample: storedDefault)

@@ -69,6 +69,10 @@ extension DefaultsSchema {
         /// The JSON a `Codable` value is stored as, from its default (``ValueType/json`` only):
         /// a value written without a member it needs, or with one of another type, is refused.
         public var jsonShape: JSONShape?
+        /// Whether the value is a secret (`@Secret` of `TypedDefaultsSecrets`): kept in the
+        /// system's keyring as the item of this suite's name and the key, never in the suite.
+        /// Tools show whether one is set, never its value.
+        public var isSecret: Bool
 
         /// A declared key, with every field given.
         ///
@@ -85,12 +89,14 @@ extension DefaultsSchema {
         ///   - options: the values a setting with options takes, in its order; `nil` (the default)
         ///     for a key that takes any value of its type.
         ///   - jsonShape: the shape of the JSON a `Codable` value is stored as; `nil` unless given.
+        ///   - isSecret: whether the keyring keeps the value, not the suite; `false` unless given.
         public init(
             name: String, swiftType: String, valueType: ValueType, title: String = "", info: String = "",
             defaultValue: DefaultsStoredValue?, formattedDefaultValue: String, range: Range? = nil,
-            options: [Option]? = nil, jsonShape: JSONShape? = nil
+            options: [Option]? = nil, jsonShape: JSONShape? = nil, isSecret: Bool = false
         ) {
             self.jsonShape = jsonShape
+            self.isSecret = isSecret
             self.name = name
             self.swiftType = swiftType
             self.valueType = valueType

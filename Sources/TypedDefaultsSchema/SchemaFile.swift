@@ -115,6 +115,7 @@ enum SchemaFile {
                     )))
         }
         if let shape = key.jsonShape { members.append(.init("jsonShape", json(shape))) }
+        if key.isSecret { members.append(.init("secret", .bool(true))) }
         return .object(members)
     }
 
@@ -174,7 +175,8 @@ enum SchemaFile {
             title: try object.string("title"), info: try object.string("info"),
             defaultValue: try object.optional("default").map { try DefaultsStoredValue($0) },
             formattedDefaultValue: try object.string("formattedDefault"), range: range, options: options,
-            jsonShape: try object.optional("jsonShape").map { try shape(from: $0, at: "\(object.path).jsonShape") })
+            jsonShape: try object.optional("jsonShape").map { try shape(from: $0, at: "\(object.path).jsonShape") },
+            isSecret: try object.optional("secret").map { _ in try object.boolean("secret") } ?? false)
     }
 
     private static func valueType(from object: Object) throws -> DefaultsSchema.ValueType {
@@ -227,6 +229,13 @@ enum SchemaFile {
                 throw Problem(description: "\(path).\(name) is not a string")
             }
             return text
+        }
+
+        func boolean(_ name: String) throws -> Bool {
+            guard case .bool(let value) = try member(name) else {
+                throw Problem(description: "\(path).\(name) is not a boolean")
+            }
+            return value
         }
 
         func integer(_ name: String) throws -> Int64 {

@@ -18,19 +18,39 @@ import TypedDefaults
 /// `try $openAIToken.set("sk-…")`. Assigning `nil` removes the item.
 ///
 /// Its description names the item, never the value: `Secret(openAIToken (com.example.app))`.
+///
+/// In a `SettingsCatalog`, a secret is published with the other settings
+/// (`DefaultsSchema.publish(_:keys:)`), in the schema of the suite its `service` names, marked
+/// as a secret: `typed-defaults` then shows whether it is set and takes a new one from standard
+/// input, the settings page shows a field to replace it, and the configuration provider answers
+/// it as a secret. None of them shows its value.
 @propertyWrapper
 public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
     /// The keyring item: the program's suite name and the key.
     public let item: KeyringItem
     /// Where the secret is kept.
     public let keyring: any Keyring
+    /// The title and info text its suite's schema gives it.
+    let title: String, info: String
 
     /// A secret named `key`, filed under `service` (the standard suite's name unless given:
     /// the bundle identifier, the name ``DefaultsStore/nameStandardSuite(_:)`` gave, or the
     /// program's), in `keyring` (the system's unless given).
-    public init(_ key: String, service: String? = nil, keyring: any Keyring = SystemKeyring()) {
+    ///
+    /// - Parameters:
+    ///   - key: the secret's key, the item's account.
+    ///   - service: the suite whose program it belongs to, the item's service; the standard
+    ///     suite's name unless given. Its schema lists the secret.
+    ///   - keyring: where it is kept; the system's keyring unless given.
+    ///   - title: what a settings page calls it; the key unless given.
+    ///   - info: a sentence a settings page shows under the title; none unless given.
+    public init(
+        _ key: String, service: String? = nil, keyring: any Keyring = SystemKeyring(), title: String = "",
+        info: String = ""
+    ) {
         item = KeyringItem(service: service ?? DefaultsStore.standardSuiteName, account: key)
         self.keyring = keyring
+        (self.title, self.info) = (title, info)
     }
 
     /// The stored secret, or `nil`; a failure reads `nil` and is reported.
@@ -77,4 +97,18 @@ public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
     public var description: String { "Secret(\(item.label))" }
 
     public var customMirror: Mirror { Mirror(self, children: ["item": item], displayStyle: .struct) }
+}
+
+extension Secret: SchemaDeclaring {
+    /// Declared in the schema of the suite its service names; nowhere when that is no suite's name.
+    package var schemaDeclaration: (any SchemaDeclaration)? {
+        let service = item.service
+        let store =
+            service == DefaultsStore.standardSuiteName ? DefaultsStore.standard : try? DefaultsStore(suiteName: service)
+        return store.map { store in
+            DeclaredKey<String>(
+                name: item.account, defaultValue: nil, formattedDefaultValue: "", title: title, info: info,
+                range: nil, options: nil, store: store, isSecret: true)
+        }
+    }
 }

@@ -12,8 +12,17 @@ package protocol SchemaDeclaration {
     var info: String { get }
     var range: (min: Value, max: Value, step: Value)? { get }
     var options: [(value: Value, title: String)]? { get }
-    /// The store the key lives in.
+    /// The store the key lives in: for a secret, the suite whose name files it in the keyring.
     var store: DefaultsStore { get }
+    /// Whether the value is kept in the keyring, not in the suite.
+    var isSecret: Bool { get }
+}
+
+/// A property of a catalog that is declared in its suite's schema without being a setting
+/// stored there: a secret (`TypedDefaultsSecrets`'s `Secret`), whose value the keyring keeps.
+package protocol SchemaDeclaring {
+    /// Its declaration; `nil` when it belongs to no suite with a file to publish beside.
+    var schemaDeclaration: (any SchemaDeclaration)? { get }
 }
 
 /// A ``SchemaDeclaration`` of a key whose values are `Value`.
@@ -26,12 +35,29 @@ package struct DeclaredKey<Value: DefaultsValueConvertible>: SchemaDeclaration {
     package var range: (min: Value, max: Value, step: Value)?
     package var options: [(value: Value, title: String)]?
     package var store: DefaultsStore
+    package var isSecret = false
+
+    package init(
+        name: String, defaultValue: Value?, formattedDefaultValue: String, title: String, info: String,
+        range: (min: Value, max: Value, step: Value)?, options: [(value: Value, title: String)]?,
+        store: DefaultsStore, isSecret: Bool = false
+    ) {
+        (self.name, self.defaultValue, self.formattedDefaultValue) = (name, defaultValue, formattedDefaultValue)
+        (self.title, self.info, self.range, self.options) = (title, info, range, options)
+        (self.store, self.isSecret) = (store, isSecret)
+    }
 }
 
 extension SettingsCatalogListing {
     /// The schema declarations of a catalog's settings, superclasses' first.
     package static func schemaDeclarations(in mirror: Mirror) -> [any SchemaDeclaration] {
-        settings(in: mirror).map(\.schemaDeclaration)
+        members(of: mirror) { member in
+            switch member {
+            case let setting as any DescribableSetting: setting.schemaDeclaration
+            case let declaring as any SchemaDeclaring: declaring.schemaDeclaration
+            default: nil
+            }
+        }
     }
 }
 

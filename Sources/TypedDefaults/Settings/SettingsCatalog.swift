@@ -52,14 +52,18 @@ package enum SettingsCatalogListing {
     /// A catalog's settings, superclasses' first, nested catalogs' in place: what both its
     /// listing and its schema describe.
     static func settings(in mirror: Mirror) -> [any DescribableSetting] {
-        let inherited = mirror.superclassMirror.map(settings(in:)) ?? []
+        members(of: mirror) { $0 as? any DescribableSetting }
+    }
+
+    /// What `pick` takes of a catalog's stored properties, superclasses' first, nested
+    /// catalogs' in place.
+    static func members<Member>(of mirror: Mirror, _ pick: (Any) -> Member?) -> [Member] {
+        let inherited = mirror.superclassMirror.map { members(of: $0, pick) } ?? []
         return inherited
-            + mirror.children.flatMap { child -> [any DescribableSetting] in
-                switch child.value {
-                case let setting as any DescribableSetting: [setting]
-                case let nested as any SettingsCatalog: settings(in: Mirror(reflecting: nested))
-                default: []
-                }
+            + mirror.children.flatMap { child -> [Member] in
+                if let member = pick(child.value) { return [member] }
+                guard let nested = child.value as? any SettingsCatalog else { return [] }
+                return members(of: Mirror(reflecting: nested), pick)
             }
     }
 }

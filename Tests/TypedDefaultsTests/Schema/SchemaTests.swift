@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaultsSchema
+import TypedDefaultsSecrets
 
 @testable import TypedDefaults
 
@@ -121,6 +122,46 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(schema["missing"] == nil)
     }
 
+    /// A catalog's secrets, in its order among the settings, each in the schema of the suite its
+    /// service names, marked secret and with nothing of a value.
+    struct AccountCatalog: SettingsCatalog {
+        @Setting var server: String
+        @Secret var apiToken: String?
+        @Secret var elsewhere: String?
+        @Secret var nowhere: String?
+
+        init(store: DefaultsStore, suite: String, other: String) {
+            let keyring = MemoryKeyring()
+            _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
+            _apiToken = Secret("apiToken", service: suite, keyring: keyring, title: "API token", info: "From the site")
+            _elsewhere = Secret("elsewhere", service: other, keyring: keyring)
+            _nowhere = Secret("nowhere", service: "not/a suite", keyring: keyring)
+        }
+    }
+
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aCatalogsSecretsArePublishedAsSecretsBesideTheSuiteTheirServiceNames() throws {
+        let (suite, other) = (try TestSuite(), try TestSuite())
+        let written = try DefaultsSchema.publish(
+            AccountCatalog(store: suite.store, suite: suite.name, other: other.name))
+        defer { written.forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(written.count == 2, "the suite's and the other suite's; none for a service no suite can be named")
+        let schema = try #require(try suite.store.publishedSchema())
+        #expect(schema.keys.map(\.name) == ["server", "apiToken"])
+        let token = try #require(schema["apiToken"])
+        #expect(token.isSecret && !schema["server"]!.isSecret)
+        #expect(
+            (token.title, token.info, token.valueType, token.defaultValue) == (
+                "API token", "From the site", .string, nil
+            ))
+        #expect(try other.store.publishedSchema()?.keys.map(\.name) == ["elsewhere"])
+        #expect(try other.store.publishedSchema()?["elsewhere"]?.isSecret == true)
+        let parsed = try JSONSerialization.jsonObject(with: Data(contentsOf: written[0])) as? [String: Any]
+        let keys = parsed?["keys"] as? [[String: Any]]
+        #expect(keys?.last?["secret"] as? Bool == true)
+        #expect(keys?.first?["secret"] == nil, "written only for a secret")
+    }
+
     @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
     func publishingAgainUnchangedLeavesTheFileAlone() throws {
         let suite = try TestSuite()
@@ -220,6 +261,7 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": 1}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"value": 1}]}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"title": 1, "value": 1}]}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "String", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "string"}, "secret": "yes"}]}"#,
         ]
         for text in bad {
             try Data(text.utf8).write(to: file)

@@ -29,6 +29,8 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                // Secrets a schema declares: whether the keyring holds one, a new one, none.
+                .product(name: "TypedDefaultsSecrets", package: "TypedDefaults"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +48,7 @@ let package = Package(
             dependencies: [
                 "typed-defaults", "TypedDefaultsToolSupport", .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSecrets", package: "TypedDefaults"),
             ]
         ),
     ],

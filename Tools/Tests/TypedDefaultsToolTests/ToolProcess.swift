@@ -120,7 +120,10 @@ enum Tool {
 
         /// Starts the tool with `XDG_CONFIG_HOME` set to `folder`, through `launcher` when given (a
         /// command that runs the rest of its arguments, such as `setpriv`).
-        init(_ arguments: [String], folder: URL = Tool.folder, launcher: [String] = []) throws {
+        init(
+            _ arguments: [String], folder: URL = Tool.folder, launcher: [String] = [],
+            environment variables: [String: String] = [:]
+        ) throws {
             if let command = launcher.first {
                 process.executableURL = URL(fileURLWithPath: command)
                 process.arguments = launcher.dropFirst() + [Tool.executable.path] + arguments
@@ -128,7 +131,7 @@ enum Tool {
                 process.executableURL = Tool.executable
                 process.arguments = arguments
             }
-            process.environment = Tool.environment(folder: folder)
+            process.environment = Tool.environment(folder: folder).merging(variables) { $1 }
             process.standardOutput = output
             process.standardError = errors
             outputReader = PipeReader(output)

@@ -6,7 +6,8 @@ struct Delete: ParsableCommand {
         commandName: "delete",
         abstract: "Delete a key, or every key of a suite.",
         discussion: """
-            Deleting every key removes the suite's file. A published schema is the program's and stays.
+            Deleting every key removes the suite's file. A published schema is the program's and stays, \
+            and so do secrets, which the keyring keeps: a secret's key deletes it from the keyring.
 
             Examples:
               typed-defaults delete com.example.app fontSize
@@ -18,6 +19,7 @@ struct Delete: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
+        if let key, SecretKeys.isSecret(key, in: try Suites.schema(of: store)) { return try deleteSecret(key, store) }
         try Suites.edit(store) { values in
             guard let key else {
                 values.removeAll()
@@ -27,5 +29,11 @@ struct Delete: ParsableCommand {
                 throw ToolError("the key \(key) does not exist in the suite \(suite); nothing was deleted")
             }
         }
+    }
+
+    /// Removes a secret from the keyring, and any copy in clear the suite still holds.
+    private func deleteSecret(_ key: String, _ store: DefaultsStore) throws {
+        try SecretKeys.remove(suite: suite, key: key)
+        try Suites.edit(store) { $0[DefaultsStoredKey(key)] = nil }
     }
 }

@@ -23,6 +23,12 @@ struct Describe: ParsableCommand {
         Output.line(declared.title.isEmpty ? key : declared.title)
         if !declared.info.isEmpty { Output.line(declared.info) }
         Output.line("key: \(key)")
+        if declared.isSecret {
+            Output.line("a secret, kept in the keyring as \(SecretKeys.item(suite: suite, key: key).label)")
+            let inClear = try Suites.values(of: store)[DefaultsStoredKey(key)] != nil
+            Output.line("value: \(SecretKeys.shown(suite: suite, key: key, storedInClear: inClear))")
+            return
+        }
         Output.line("type: \(declared.swiftType), stored as \(declared.valueType)")
         let defaultLine = ValueDisplay.defaultLine(of: declared)
         let formatted = declared.formattedDefaultValue

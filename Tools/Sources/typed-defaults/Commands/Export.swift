@@ -27,6 +27,9 @@ struct Export: ParsableCommand {
             FIFO waits for its reader). A folder, or a file in a folder that does not exist, is \
             refused. A write that fails is one line, exit status 1, saying how much was written.
 
+            Secrets the schema declares are not exported: each is named on standard error, with \
+            whether the keyring holds it.
+
             Examples:
               typed-defaults export com.example.app backup.plist
               typed-defaults export com.example.app - --format json > backup.json
@@ -37,7 +40,15 @@ struct Export: ParsableCommand {
     @Option(help: "xml or json.") var format = ExportFormat.xml
 
     func run() throws {
-        let values = try Suites.values(of: try Suites.existing(suite))
+        let store = try Suites.existing(suite)
+        var values = try Suites.values(of: store)
+        // Secrets are not exported (nor a copy in clear the suite still holds): each is named.
+        for secret in SecretKeys.declared(in: try Suites.schema(of: store)) {
+            let key = DefaultsStoredKey(secret.name)
+            let shown = SecretKeys.shown(suite: suite, key: secret.name, storedInClear: values[key] != nil)
+            values[key] = nil
+            Output.error("typed-defaults: \(suite) \(secret.name) is a secret, not exported: \(shown)")
+        }
         let text: String
         switch format {
         case .json: text = ExportFile.json(values, pretty: true) + "\n"

@@ -31,7 +31,12 @@ struct Import: ParsableCommand {
         } catch {
             throw ToolError(error.description)
         }
-        if !force, let schema = try Suites.schema(of: store) {
+        let schema = try Suites.schema(of: store)
+        // Even with --force: a secret is never written in the suite.
+        if let secret = imported.keys.sorted().first(where: { SecretKeys.isSecret($0.name, in: schema) }) {
+            throw SecretKeys.refusal(secret.name, "the file's value for it was not imported; nothing was written")
+        }
+        if !force, let schema {
             for (key, value) in imported.sorted(by: { $0.key < $1.key }) {
                 if let problem = schema[key.name]?.problem(with: value) {
                     throw ToolError("cannot import \(key): \(problem); nothing was written")

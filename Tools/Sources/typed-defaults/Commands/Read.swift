@@ -12,14 +12,16 @@ struct Read: ParsableCommand {
             itself); inside arrays and dictionaries strings are quoted where needed. Values \
             TypedDefaults stores are shown as they were written: Codable values as JSON, an explicit nil as nil, archived objects as their class \
             and size. Keys a published schema declares and the suite does not store show their \
-            defaults, marked /* default */.
+            defaults, marked /* default */. A secret the schema declares shows whether the \
+            keyring holds it, <secret: set>, never its value.
 
             --json prints what is stored, exactly, in the JSON form export writes and import reads \
             (integers and floats apart, {"$date": …}, {"$data": …}, null for an explicit nil; a \
             string stays a string, even one holding JSON): a suite as one object, which import \
             reads back; every suite as one object of suites; one key as its value, which \
             write --json reads back (a declared key not stored: its default, as stored). Defaults \
-            of keys not stored are not printed for a suite.
+            of keys not stored are not printed for a suite, nor are secrets: each is named on \
+            standard error, and one secret's key is refused.
 
             Examples:
               typed-defaults read com.example.app
@@ -40,10 +42,10 @@ struct Read: ParsableCommand {
             var suites: [(name: String, values: [DefaultsStoredKey: DefaultsStoredValue])] = []
             let readable = Suites.forEach(Suites.names()) { name in
                 if json {
-                    suites.append((name, try Suites.values(of: try Suites.existing(name))))
+                    suites.append((name, try printable(name, try Suites.existing(name))))
                 } else {
-                    let (values, notes) = try effective(name)
-                    Output.line("\(ValueDisplay.quotedIfNeeded(name)) = " + block(values, notes: notes) + ";")
+                    let (values, notes, secrets) = try effective(name)
+                    Output.line("\(ValueDisplay.quotedIfNeeded(name)) = " + block(values, notes, secrets) + ";")
                 }
             }
             if json { Output.line(ExportFile.json(suites: suites)) }
@@ -54,9 +56,13 @@ struct Read: ParsableCommand {
             try printJSON(suite)
             return
         }
-        let (values, notes) = try effective(suite)
+        let (values, notes, secrets) = try effective(suite)
         guard let key else {
-            Output.line(block(values, notes: notes))
+            Output.line(block(values, notes, secrets))
+            return
+        }
+        if let secret = secrets[DefaultsStoredKey(key)] {
+            Output.line(secret)
             return
         }
         guard let value = values[DefaultsStoredKey(key)] else {
@@ -68,38 +74,63 @@ struct Read: ParsableCommand {
     /// The suite's stored values, or one key's, in the exact JSON form.
     private func printJSON(_ suite: String) throws {
         let store = try Suites.existing(suite)
-        let values = try Suites.values(of: store)
         guard let key else {
-            Output.line(ExportFile.json(values))
+            Output.line(ExportFile.json(try printable(suite, store)))
             return
         }
+        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) {
+            throw ToolError(
+                "\(key) is a secret: its value is never printed; \(SecretKeys.shown(suite: suite, key: key))")
+        }
+        let values = try Suites.values(of: store)
         guard let value = try values[DefaultsStoredKey(key)] ?? Suites.schema(of: store)?[key]?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
         Output.line(value.json())
     }
 
-    private func block(_ values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String]) -> String
-    {
-        values.isEmpty ? "{\n}" : "{\n" + ValueDisplay.entryLines(values, indent: "    ", notes: notes) + "\n}"
+    private func block(
+        _ values: [DefaultsStoredKey: DefaultsStoredValue], _ notes: [DefaultsStoredKey: String],
+        _ secrets: [DefaultsStoredKey: String]
+    ) -> String {
+        guard !values.isEmpty || !secrets.isEmpty else { return "{\n}" }
+        return "{\n" + ValueDisplay.entryLines(values, indent: "    ", notes: notes, shown: secrets) + "\n}"
     }
 
-    /// The stored values, and the schema's defaults for keys not stored, noted as such.
-    private func effective(_ name: String) throws -> (
-        values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String]
+    /// The stored values but the schema's secrets, each of which is named on standard error.
+    private func printable(_ suite: String, _ store: DefaultsStore) throws -> [DefaultsStoredKey: DefaultsStoredValue] {
+        var values = try Suites.values(of: store)
+        for secret in SecretKeys.declared(in: try Suites.schema(of: store)) {
+            let key = DefaultsStoredKey(secret.name)
+            let shown = SecretKeys.shown(suite: suite, key: secret.name, storedInClear: values[key] != nil)
+            values[key] = nil
+            Output.error("typed-defaults: \(suite) \(secret.name) is a secret, not printed: \(shown)")
+        }
+        return values
+    }
+
+    /// The stored values, the schema's defaults for keys not stored, noted as such, and what
+    /// is shown of each secret.
+    private func effective(_ suite: String) throws -> (
+        values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String],
+        secrets: [DefaultsStoredKey: String]
     ) {
-        let store = try Suites.existing(name)
+        let store = try Suites.existing(suite)
         var values = try Suites.values(of: store)
         var notes: [DefaultsStoredKey: String] = [:]
+        var secrets: [DefaultsStoredKey: String] = [:]
         for declared in try Suites.schema(of: store)?.keys ?? [] {
             let name = DefaultsStoredKey(declared.name)
-            if let value = values[name] {
+            if declared.isSecret {
+                secrets[name] = SecretKeys.shown(suite: suite, key: declared.name, storedInClear: values[name] != nil)
+                values[name] = nil
+            } else if let value = values[name] {
                 values[name] = ValueDisplay.presented(value, as: declared.valueType)
             } else if let defaultValue = declared.defaultValue {
                 values[name] = ValueDisplay.presented(defaultValue, as: declared.valueType)
                 notes[name] = "default"
             }
         }
-        return (values, notes)
+        return (values, notes, secrets)
     }
 }

@@ -18,6 +18,10 @@ struct Reset: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
+        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) {
+            throw ToolError(
+                "\(key) is a secret, which has no default: typed-defaults delete \(suite) \(key) removes it")
+        }
         try Suites.edit(store) { $0[DefaultsStoredKey(key)] = nil }
         if let declared = try Suites.schema(of: store)?[key] {
             Output.line("\(key) = \(ValueDisplay.defaultLine(of: declared)) (default)")

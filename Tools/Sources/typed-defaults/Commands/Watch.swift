@@ -8,7 +8,10 @@ struct Watch: ParsableCommand {
         abstract: "Print each change of a suite as it happens.",
         discussion: """
             Prints "key: value" for each change another process makes (as gsettings monitor does), \
-            "key: (removed)" when a key is removed, or its default with a schema. Stops on Ctrl-C.
+            "key: (removed)" when a key is removed, or its default with a schema. A secret the \
+            schema declares is shown as "key: <secret: set>" or "<secret: not set>" when the \
+            keyring's answer changes, asked each second (the keyring tells no one of changes); \
+            a secret replaced by another between two asks is not seen. Stops on Ctrl-C.
 
             Examples:
               typed-defaults watch com.example.app
@@ -35,8 +38,33 @@ struct Watch: ParsableCommand {
                 Output.line("\(change.key): (removed)")
             }
         }
-        let observation = keys.isEmpty ? store.observe(show) : store.observe(keys: keys, show)
+        let secrets = SecretKeys.declared(in: schema).map(\.name).filter { keys.isEmpty || keys.contains($0) }
+        let watched = keys.filter { !secrets.contains($0) }
+        let observation =
+            keys.isEmpty ? store.observe(show) : watched.isEmpty ? nil : store.observe(keys: watched, show)
+        let polling = secrets.isEmpty ? nil : Self.poll(secrets, of: suite)
         Output.error("Watching \(suite); Ctrl-C stops.")
-        withExtendedLifetime(observation) { dispatchMain() }
+        withExtendedLifetime((observation, polling)) { dispatchMain() }
+    }
+
+    /// Asks the keyring each second whether each secret is set, and prints a secret's line when
+    /// the answer changed; the answers before it returns are the state it starts from.
+    private static func poll(_ secrets: [String], of suite: String) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "typed-defaults.watch.secrets"))
+        // Touched here, then only by the handler, which runs on the timer's one serial queue.
+        nonisolated(unsafe) var last = Dictionary(
+            uniqueKeysWithValues: secrets.map {
+                ($0, SecretKeys.shown(suite: suite, key: $0))
+            })
+        timer.setEventHandler {
+            for key in secrets {
+                let shown = SecretKeys.shown(suite: suite, key: key)
+                if let before = last[key], before != shown { Output.line("\(key): \(shown)") }
+                last[key] = shown
+            }
+        }
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        timer.resume()
+        return timer
     }
 }

@@ -24,6 +24,10 @@ struct Write: ParsableCommand {
               typed-defaults write com.example.app profile --json '{"name": "Ada"}'
               typed-defaults write com.example.app nickname --json null
               typed-defaults write com.example.app note -- --verbose
+            A secret the schema declares goes into the keyring, never the suite; it is read from \
+            standard input (typed without echo at a terminal; a final line break is dropped), \
+            never from the command line, where other users' ps and the shell's history see it:
+              typed-defaults write com.example.app openAIToken < token.txt
             """,
         // As `gsettings set` is spelled.
         aliases: ["set"])
@@ -43,8 +47,9 @@ struct Write: ParsableCommand {
         if !ended, let option = values.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ToolError.usage("unknown option '\(option)'; a value that starts with -- goes after --")
         }
-        guard !values.isEmpty || collection != nil else { throw ToolError.usage("write needs a value") }
         let store = try Suites.store(suite)
+        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) { return try writeSecret(given: values) }
+        guard !values.isEmpty || collection != nil else { throw ToolError.usage("write needs a value") }
         let schema = force ? nil : try Suites.schema(of: store)
         let declared = schema?[key]
         if let schema, declared == nil {
@@ -77,6 +82,17 @@ struct Write: ParsableCommand {
             throw ToolError("cannot write \(key): \(problem); nothing was written")
         }
         try Suites.edit(store) { $0[DefaultsStoredKey(key)] = value }
+    }
+
+    /// Stores a secret the schema declares in the keyring, read from standard input.
+    private func writeSecret(given values: [String]) throws {
+        guard values.isEmpty, type == nil, collection == nil else {
+            throw ToolError.usage(
+                "\(key) is a secret: give it on standard input, not on the command line, where other users' ps and "
+                    + "the shell's history see it: typed-defaults write \(suite) \(key) < FILE")
+        }
+        let secret = try SecretKeys.readNew(for: key)
+        try SecretKeys.store(secret, suite: suite, key: key)
     }
 
     /// The type of the value stored under the key, as a schema would declare it; `nil` when

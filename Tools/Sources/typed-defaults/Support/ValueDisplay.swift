@@ -74,13 +74,16 @@ enum ValueDisplay {
         }
     }
 
-    /// `key = value;` lines, sorted by key; `notes` adds a comment to a key's line.
+    /// `key = value;` lines, sorted by key; `notes` adds a comment to a key's line, and `shown`
+    /// gives the text of keys whose value is not printed (secrets).
     static func entryLines(
-        _ entries: [DefaultsStoredKey: DefaultsStoredValue], indent: String, notes: [DefaultsStoredKey: String] = [:]
+        _ entries: [DefaultsStoredKey: DefaultsStoredValue], indent: String, notes: [DefaultsStoredKey: String] = [:],
+        shown: [DefaultsStoredKey: String] = [:]
     ) -> String {
-        entries.sorted { $0.key < $1.key }.map { key, value in
+        let texts = entries.mapValues { text($0, indent: indent) }.merging(shown) { _, shown in shown }
+        return texts.sorted { $0.key < $1.key }.map { key, text in
             let note = notes[key].map { " /* \($0) */" } ?? ""
-            return "\(indent)\(quotedIfNeeded(key.name)) = \(text(value, indent: indent));\(note)"
+            return "\(indent)\(quotedIfNeeded(key.name)) = \(text);\(note)"
         }.joined(separator: "\n")
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+import TypedDefaults
+import TypedDefaultsSchema
+import TypedDefaultsSecrets
+
+/// The secrets a suite's schema declares (`@Secret`): kept in the system's keyring as the item
+/// of the suite's name and the key. The tool shows whether one is set, never its value, takes a
+/// new one from standard input only, and never writes one in the suite.
+enum SecretKeys {
+    /// The keys the schema declares secret, in its order.
+    static func declared(in schema: DefaultsSchema?) -> [DefaultsSchema.Key] {
+        schema?.keys.filter(\.isSecret) ?? []
+    }
+
+    static func isSecret(_ key: String, in schema: DefaultsSchema?) -> Bool {
+        schema?[key]?.isSecret ?? false
+    }
+
+    static func item(suite: String, key: String) -> KeyringItem {
+        KeyringItem(service: suite, account: key)
+    }
+
+    /// What is shown in place of the value: `<secret: set>`, `<secret: not set>`, or why the
+    /// keyring could not tell. A copy the suite still holds in clear (a program that has not
+    /// moved it into the keyring yet) is said, and not shown either.
+    static func shown(suite: String, key: String, storedInClear: Bool = false) -> String {
+        let state: String
+        do {
+            state = try SystemKeyring().containsSecret(for: item(suite: suite, key: key)) ? "set" : "not set"
+        } catch {
+            state = "unknown, \(error)"
+        }
+        return "<secret: \(state)" + (storedInClear ? "; a copy in clear is in the suite" : "") + ">"
+    }
+
+    /// Stores `secret` in the keyring, once the keyring confirmed it.
+    static func store(_ secret: Data, suite: String, key: String) throws {
+        do {
+            try SystemKeyring().setSecret(secret, for: item(suite: suite, key: key))
+        } catch {
+            throw ToolError("cannot store the secret \(key): \(error); nothing was written")
+        }
+    }
+
+    /// Removes the secret from the keyring; none there is no error.
+    static func remove(suite: String, key: String) throws {
+        do {
+            try SystemKeyring().removeSecret(for: item(suite: suite, key: key))
+        } catch {
+            throw ToolError("cannot delete the secret \(key): \(error); nothing was deleted")
+        }
+    }
+
+    /// The refusal of a command that would put a secret's value in the suite or a file.
+    static func refusal(_ key: String, _ doing: String) -> ToolError {
+        ToolError(
+            "\(key) is a secret, kept in the keyring, never in the suite: \(doing) (typed-defaults write "
+                + "SUITE \(key) takes a new one from standard input)")
+    }
+
+    /// The largest secret taken: 1 MiB, what the keyring stores.
+    static let limit = 1 << 20
+
+    /// A new secret from standard input: typed at a terminal without echo, else everything the
+    /// pipe or file holds, less one final line break (`echo "$TOKEN" |` gives the token).
+    static func readNew(for key: String) throws -> Data {
+        var data: Data
+        if isatty(STDIN_FILENO) == 1 {
+            data = try typed(prompt: "\(key) (not shown as you type): ")
+        } else {
+            data = Data()
+            while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+                data += chunk
+                guard data.count <= limit + 2 else { throw ToolError("the secret is over 1 MiB; nothing was written") }
+            }
+            if data.last == UInt8(ascii: "\n") { data.removeLast() }
+            if data.last == UInt8(ascii: "\r") { data.removeLast() }
+        }
+        guard !data.isEmpty else {
+            throw ToolError("no secret on standard input; nothing was written (delete removes a secret)")
+        }
+        guard data.count <= limit else { throw ToolError("the secret is over 1 MiB; nothing was written") }
+        guard String(data: data, encoding: .utf8) != nil else {
+            throw ToolError("the secret is not UTF-8 text, which @Secret reads; nothing was written")
+        }
+        return data
+    }
+
+    /// One line typed at the terminal, with echo off while it is typed.
+    private static func typed(prompt: String) throws -> Data {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        var line = Data()
+        var byte: UInt8 = 0
+        while read(STDIN_FILENO, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            line.append(byte)
+            guard line.count <= limit else { throw ToolError("the secret is over 1 MiB; nothing was written") }
+        }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return line
+    }
+}

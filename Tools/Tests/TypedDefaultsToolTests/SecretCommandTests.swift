@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsSchema
+import TypedDefaultsSecrets
+
+/// A program's settings with a secret, published as its schema.
+struct ToolTestAccount: SettingsCatalog {
+    @Setting var server: String
+    @Secret var apiToken: String?
+
+    init(suite: String, store: DefaultsStore, keyring: SystemKeyring) {
+        _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
+        _apiToken = Secret("apiToken", service: suite, keyring: keyring, title: "API token")
+    }
+}
+
+/// The tool and a secret the schema declares, against a real keyring daemon of the test's own:
+/// every command shows whether it is set, none prints it, and only standard input gives one.
+@Suite(.enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil))
+struct SecretCommandTests {
+    static let secret = "tok-\(UUID().uuidString)"
+
+    /// A suite whose schema declares `apiToken` a secret, and a keyring daemon to keep it.
+    struct Fixture {
+        let daemon: KeyringDaemon
+        let suite: String
+        let store: DefaultsStore
+        let item: KeyringItem
+
+        init(_ label: String = #function) throws {
+            daemon = try KeyringDaemon()
+            (suite, store) = try Tool.suite(label)
+            item = KeyringItem(service: suite, account: "apiToken")
+            let published = try DefaultsSchema.publish(
+                ToolTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+            #expect(published.count == 1)
+        }
+
+        var bus: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": daemon.address] }
+
+        func run(_ arguments: String..., input: Data? = nil) async throws -> Tool.Result {
+            try await Tool.run(arguments, input: input, environment: bus)
+        }
+    }
+
+    @Test func theSchemaDeclaresTheSecretWithNothingOfItsValue() throws {
+        let fixture = try Fixture()
+        let declared = try #require(try fixture.store.publishedSchema()?["apiToken"])
+        #expect(declared.isSecret)
+        #expect(declared.title == "API token")
+        #expect(declared.defaultValue == nil)
+        let text = try String(
+            contentsOf: Tool.folder.appendingPathComponent("\(fixture.suite).schema.json"), encoding: .utf8)
+        #expect(text.contains(#""secret" : true"#) || text.contains(#""secret": true"#))
+    }
+
+    @Test func writeTakesTheSecretFromStandardInputIntoTheKeyringOnly() async throws {
+        let fixture = try Fixture()
+        let written = try await fixture.run("write", fixture.suite, "apiToken", input: Data((Self.secret + "\n").utf8))
+        #expect(written.status == 0, "\(written.errors)")
+        #expect(try fixture.daemon.keyring.secret(for: fixture.item) == Data(Self.secret.utf8))
+        #expect(try fixture.store.storedValues()[DefaultsStoredKey("apiToken")] == nil)
+
+        // On the command line, where ps and the history see it: refused, nothing stored.
+        let onCommandLine = try await fixture.run("write", fixture.suite, "apiToken", "other-\(Self.secret)")
+        #expect(onCommandLine.status == 64)
+        #expect(onCommandLine.errors.contains("standard input"))
+        // Nothing on standard input, or not text: refused, the secret kept.
+        #expect(try await fixture.run("write", fixture.suite, "apiToken", input: Data()).status == 1)
+        #expect(try await fixture.run("write", fixture.suite, "apiToken", input: Data([0xFF, 0xFE])).status == 1)
+        #expect(try fixture.daemon.keyring.secret(for: fixture.item) == Data(Self.secret.utf8))
+        // Even --force never writes it into the suite.
+        let forced = try await fixture.run("write", fixture.suite, "apiToken", "--force", "x")
+        #expect(forced.status == 64)
+        #expect(try fixture.store.storedValues().isEmpty)
+    }
+
+    @Test func readExportAndDescribeShowThatItIsSetNeverItsValue() async throws {
+        let fixture = try Fixture()
+        try fixture.daemon.keyring.setSecret(Data(Self.secret.utf8), for: fixture.item)
+        let export = Tool.folder.appendingPathComponent("\(fixture.suite).export.json")
+        defer { try? FileManager.default.removeItem(at: export) }
+        let results = [
+            try await fixture.run("read", fixture.suite),
+            try await fixture.run("read", fixture.suite, "apiToken"),
+            try await fixture.run("read", fixture.suite, "--json"),
+            try await fixture.run("read", fixture.suite, "apiToken", "--json"),
+            try await fixture.run("read"),
+            try await fixture.run("export", fixture.suite, export.path, "--format", "json"),
+            try await fixture.run("export", fixture.suite),
+            try await fixture.run("describe", fixture.suite, "apiToken"),
+        ]
+        #expect(results[0].output.contains("apiToken = <secret: set>;"), "\(results[0].output)")
+        #expect(results[1].output == "<secret: set>\n")
+        #expect(
+            results[2].status == 0 && results[2].errors.contains("apiToken is a secret, not printed: <secret: set>"))
+        #expect(results[3].status == 1 && results[3].errors.contains("never printed"))
+        #expect(results[5].status == 0 && results[5].errors.contains("not exported: <secret: set>"))
+        #expect(results[7].output.contains("value: <secret: set>"))
+        let written = try Data(contentsOf: export)
+        for (index, result) in results.enumerated() {
+            #expect(!result.output.contains(Self.secret) && !result.errors.contains(Self.secret), "command \(index)")
+        }
+        #expect(!written.contains(Data(Self.secret.utf8)))
+        #expect(!String(decoding: written, as: UTF8.self).contains("apiToken"))
+    }
+
+    @Test func aCopyInClearIsSaidAndNeitherShownNorExportedNorImported() async throws {
+        let fixture = try Fixture()
+        let clear = "clear-\(Self.secret)"
+        try fixture.store.editStoredValues { $0[DefaultsStoredKey("apiToken")] = .string(clear) }
+        let read = try await fixture.run("read", fixture.suite)
+        #expect(read.output.contains("<secret: not set; a copy in clear is in the suite>"), "\(read.output)")
+        let exported = try await fixture.run("export", fixture.suite, "-", "--format", "json")
+        let described = try await fixture.run("describe", fixture.suite, "apiToken")
+        for result in [read, exported, described] {
+            #expect(!result.output.contains(clear) && !result.errors.contains(clear))
+        }
+        // A file naming the secret is refused, with --force too; the suite is left as it was.
+        let file = Data(#"{"server": "other.example", "apiToken": "imported"}"#.utf8)
+        for arguments in [["import", fixture.suite, "-", "--merge"], ["import", fixture.suite, "-", "--force"]] {
+            let imported = try await Tool.run(arguments, input: file, environment: fixture.bus)
+            #expect(imported.status == 1 && imported.errors.contains("apiToken is a secret"), "\(imported.errors)")
+        }
+        #expect(try fixture.store.storedValues()[DefaultsStoredKey("server")] == nil)
+        // Deleting the secret removes the copy in clear too.
+        #expect(try await fixture.run("delete", fixture.suite, "apiToken").status == 0)
+        #expect(try fixture.store.storedValues()[DefaultsStoredKey("apiToken")] == nil)
+    }
+
+    @Test func deleteRemovesItFromTheKeyringAndResetIsRefused() async throws {
+        let fixture = try Fixture()
+        try fixture.daemon.keyring.setSecret(Data(Self.secret.utf8), for: fixture.item)
+        let reset = try await fixture.run("reset", fixture.suite, "apiToken")
+        #expect(reset.status == 1 && reset.errors.contains("delete"))
+        #expect(try fixture.daemon.keyring.containsSecret(for: fixture.item))
+        #expect(try await fixture.run("delete", fixture.suite, "apiToken").status == 0)
+        #expect(try !fixture.daemon.keyring.containsSecret(for: fixture.item))
+        #expect(try await fixture.run("read", fixture.suite, "apiToken").output == "<secret: not set>\n")
+    }
+
+    @Test func withoutAKeyringReadSaysWhyAndWriteStoresNothingAnywhere() async throws {
+        let fixture = try Fixture()
+        let missing = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(Tool.folder.path)/no-bus-here"]
+        let read = try await Tool.run(["read", fixture.suite, "apiToken"], environment: missing)
+        #expect(read.output.hasPrefix("<secret: unknown, "), "\(read.output)")
+        let write = try await Tool.run(
+            ["write", fixture.suite, "apiToken"], input: Data(Self.secret.utf8), environment: missing)
+        #expect(write.status == 1 && write.errors.contains("cannot store the secret apiToken"), "\(write.errors)")
+        #expect(try fixture.store.storedValues().isEmpty)
+        try fixture.daemon.lockAll()
+        let locked = try await fixture.run("write", fixture.suite, "apiToken", input: Data(Self.secret.utf8))
+        #expect(locked.status == 1, "\(locked.errors)")
+        #expect(try fixture.store.storedValues().isEmpty)
+    }
+
+    @Test func watchShowsTheSecretSetAndRemovedByAnotherProcess() async throws {
+        let fixture = try Fixture()
+        let watcher = try Tool.Running(["watch", fixture.suite], environment: fixture.bus)
+        defer { watcher.stop() }
+        // Told once the keyring's first answers are in: the state it starts from.
+        #expect(await watcher.wait { $0.errorText.contains("Watching") })
+        #expect(try await fixture.run("write", fixture.suite, "apiToken", input: Data(Self.secret.utf8)).status == 0)
+        #expect(await watcher.wait { $0.lines.contains("apiToken: <secret: set>") }, "\(watcher.lines)")
+        #expect(try await fixture.run("delete", fixture.suite, "apiToken").status == 0)
+        #expect(await watcher.wait { $0.lines.contains("apiToken: <secret: not set>") }, "\(watcher.lines)")
+        #expect(!watcher.lines.joined().contains(Self.secret))
+    }
+}

@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "TypedDefaultsConfiguration",
             dependencies: [
-                "TypedDefaults", "TypedDefaultsSchema",
+                "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsSecrets",
                 .product(
                     name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
             ],
@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "TypedDefaultsWeb",
             dependencies: [
-                "TypedDefaults", "TypedDefaultsSchema",
+                "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsSecrets",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Web"])),

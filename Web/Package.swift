@@ -20,6 +20,7 @@ let package = Package(
                 // Named explicitly: a path dependency is otherwise known by its folder's name.
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSecrets", package: "TypedDefaults"),
             ]
         )
     ],

@@ -40,7 +40,7 @@
             .control { display: flex; align-items: center; gap: 0.6rem; }
             .range { flex: none; color: #666; font-size: 0.85rem; white-space: nowrap; }
             .reserved .value { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
-            .control input[type=text], .control input[type=number], .control select, .control textarea { width: 100%; box-sizing: border-box; font: inherit; }
+            .control input[type=text], .control input[type=number], .control input[type=password], .control select, .control textarea { width: 100%; box-sizing: border-box; font: inherit; }
             .control textarea { font-family: ui-monospace, monospace; min-height: 4rem; }
             .alert { color: #a00; margin: 0; }
             .alert:empty { display: none; }
@@ -169,6 +169,7 @@
                     ]);
                 }
                 const alert = element("p", { class: "alert", role: "alert" });
+                if (row.control === "secret") { return renderSecret(row, heading, key, info, alert); }
                 const input = control(row);
                 heading.append(element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" }));
                 const reset = element("button", { type: "button", text: "Reset to default" });
@@ -182,6 +183,31 @@
                 ]);
                 input.addEventListener("change", () => save(row, input, alert));
                 reset.addEventListener("click", () => send(row.key, "DELETE", null, alert));
+                return made;
+            }
+
+            // A secret: a write-only field. The page never receives its value, only whether the
+            // keyring holds one; what is typed is sent once, on change, and the field empties.
+            function renderSecret(row, heading, key, info, alert) {
+                const isSet = row.secret === "set";
+                heading.append(element("span", { class: isSet ? "source stored" : "source", text: "secret: " + row.secret }));
+                const input = element("input", {
+                    type: "password", name: row.key, autocomplete: "new-password",
+                    placeholder: isSet ? "type a new one to replace it" : "type it to store it",
+                });
+                const remove = element("button", { type: "button", text: "Remove from the keyring" });
+                const note = "kept in the system's keyring, never shown" + (row.stored ? " · a copy in clear is in the suite" : "");
+                const made = element("section", { class: "row secret", dataset: { key: row.key } }, [
+                    heading, key, info, element("div", { class: "control" }, [input]),
+                    element("div", { class: "meta", text: note }), alert, remove,
+                ]);
+                input.addEventListener("change", () => {
+                    if (input.value === "") { return; }
+                    const payload = JSON.stringify({ value: input.value });
+                    input.value = "";
+                    send(row.key, "PUT", payload, alert);
+                });
+                remove.addEventListener("click", () => send(row.key, "DELETE", null, alert));
                 return made;
             }
 

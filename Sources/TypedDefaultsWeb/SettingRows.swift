@@ -2,6 +2,7 @@
     import Foundation
     import TypedDefaults
     import TypedDefaultsSchema
+    import TypedDefaultsSecrets
 
     /// The page's rows: each setting the published schema declares, in its order, then each key the
     /// suite stores that the schema does not know (as dconf-editor shows keys without a schema).
@@ -11,10 +12,31 @@
     struct SettingRows {
         let schema: DefaultsSchema?
         let values: [DefaultsStoredKey: DefaultsStoredValue]
+        /// Whether the keyring holds each secret the schema declares: `set`, `not set`, or why it
+        /// could not tell. The page shows this, never a secret's value.
+        var secrets: [DefaultsStoredKey: String] = [:]
 
-        /// Reads a suite's rows as they are now: its published schema and its stored values.
-        static func reader(_ store: DefaultsStore) -> @Sendable () throws -> SettingRows {
-            { SettingRows(schema: try store.publishedSchema(), values: try store.storedValues()) }
+        /// Reads a suite's rows as they are now: its published schema, its stored values, and
+        /// whether `keyring` holds each secret.
+        static func reader(_ store: DefaultsStore, keyring: any Keyring) -> @Sendable () throws -> SettingRows {
+            {
+                var rows = SettingRows(schema: try store.publishedSchema(), values: try store.storedValues())
+                for secret in rows.schema?.keys ?? [] where secret.isSecret {
+                    let state: String
+                    do {
+                        state = try keyring.containsSecret(for: rows.item(secret.name)) ? "set" : "not set"
+                    } catch {
+                        state = "unknown: \(error)"
+                    }
+                    rows.secrets[DefaultsStoredKey(secret.name)] = state
+                }
+                return rows
+            }
+        }
+
+        /// The keyring item of a secret of the suite: the suite's name and the key.
+        func item(_ key: String) -> KeyringItem {
+            KeyringItem(service: schema?.suite ?? "", account: key)
         }
 
         /// The keys, in the page's order.
@@ -45,10 +67,21 @@
         /// with `"default"` when the schema gives the default's stored form (`null` for an
         /// optional's `nil`), `"formattedDefault"` when the schema declares the key, and
         /// `"options"`, `"range"` (`{"min", "max", "step", "text"}`) and `"shape"` when the
-        /// schema has them.
+        /// schema has them. A secret's row has control `secret`, value `null` and `"secret"`
+        /// (`set`, `not set`, or why the keyring could not tell), and nothing of a copy in clear
+        /// the suite may hold but that it is there (`stored`).
         func row(_ key: DefaultsStoredKey) -> String {
             let declared = schema?[key.name]
             let stored = values[key]
+            if let declared, declared.isSecret {
+                let members = [
+                    ("key", text(key.name)), ("title", text(declared.title.isEmpty ? key.name : declared.title)),
+                    ("info", text(declared.info)), ("type", text("secret")), ("control", text("secret")),
+                    ("declared", "true"), ("reserved", "false"), ("stored", stored == nil ? "false" : "true"),
+                    ("value", "null"), ("secret", text(secrets[key] ?? "unknown")),
+                ]
+                return "{" + members.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+            }
             var members: [(String, String)] = [
                 ("key", text(key.name)),
                 ("title", text(declared.map { $0.title.isEmpty ? key.name : $0.title } ?? key.name)),

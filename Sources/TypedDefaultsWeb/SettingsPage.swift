@@ -3,6 +3,7 @@
     import Hummingbird
     import TypedDefaults
     import TypedDefaultsSchema
+    import TypedDefaultsSecrets
 
     /// A settings page for one suite, and the HTTP API it uses: every setting of the suite's
     /// published schema with a control of its kind, live as the suite changes.
@@ -22,6 +23,9 @@
     ///   write` checks it; 422 with `{"error": "…"}` when refused, 413 for a body over 1 MiB; nothing
     ///   stored when refused;
     /// - `DELETE /api/settings/{key}`: back to the default;
+    /// - a secret the schema declares (`@Secret`): its row says whether the keyring holds it, never
+    ///   its value; `PUT` with `{"value": "…"}` stores a new one in the keyring (never the suite),
+    ///   `DELETE` removes it; 503 with `{"error": "…"}` when the keyring cannot;
     /// - a `PUT` or `DELETE` of a key the library keeps for itself (named `TypedDefaults.…`, as
     ///   `TypedDefaults.schemaVersion`): 403 with `{"error": "…"}`, nothing stored or removed;
     /// - `GET /api/events`: the rows that change, as server-sent events.
@@ -40,17 +44,24 @@
         /// The hosts a request may name (`127.0.0.1:8080`, `localhost:8080`); `nil` accepts any,
         /// for a program that mounts the page behind its own checks.
         let allowedHosts: Set<String>?
+        /// Where the suite's secrets are kept.
+        let keyring: any Keyring
 
         /// A page for `store`.
         /// - Parameters:
         ///   - store: the suite shown and edited.
         ///   - token: what every request must carry; ``makeToken()`` makes a fresh one.
         ///   - allowedHosts: the `Host` values a request may carry (`127.0.0.1:8080`); `nil` for any.
-        public init(store: DefaultsStore, token: String, allowedHosts: Set<String>? = nil) {
+        ///   - keyring: where the secrets the suite's schema declares are kept; the system's unless given.
+        public init(
+            store: DefaultsStore, token: String, allowedHosts: Set<String>? = nil,
+            keyring: any Keyring = SystemKeyring()
+        ) {
             self.store = store
             self.token = token
             self.allowedHosts = allowedHosts
-            let rows = SettingRows.reader(store)
+            self.keyring = keyring
+            let rows = SettingRows.reader(store, keyring: keyring)
             hub = EventHub(store: store) { key in (try? rows())?.row(DefaultsStoredKey(key)) }
         }
 
@@ -165,7 +176,7 @@
 
         func rows() throws -> SettingRows {
             do {
-                return try SettingRows.reader(store)()
+                return try SettingRows.reader(store, keyring: keyring)()
             } catch {
                 throw HTTPError(.internalServerError, message: "\(error)")
             }
@@ -193,6 +204,7 @@
             do {
                 let rows = try rows()
                 let declared = rows.schema?[key]
+                if let declared, declared.isSecret { return writeSecret(key, value, rows) }
                 if rows.schema != nil, declared == nil, rows.values[DefaultsStoredKey(key)] == nil {
                     return refusal(.unprocessableContent, "the schema declares no key \(key)")
                 }
@@ -216,8 +228,31 @@
         private func reset(_ key: String) -> Response {
             if let refused = refusingReserved(key) { return refused }
             do {
+                let current = try rows()
+                if let declared = current.schema?[key], declared.isSecret {
+                    do {
+                        try keyring.removeSecret(for: current.item(key))
+                    } catch {
+                        return refusal(.serviceUnavailable, "the secret \(key) was not removed: \(error)")
+                    }
+                }
                 try store.editStoredValues { $0[DefaultsStoredKey(key)] = nil }
                 return json(.ok, try rows().row(DefaultsStoredKey(key)))
+            } catch {
+                return refusal(.internalServerError, "\(error)")
+            }
+        }
+
+        /// Stores a secret in the keyring: text, never in the suite.
+        private func writeSecret(_ key: String, _ value: DefaultsStoredValue, _ rows: SettingRows) -> Response {
+            guard case .string(let secret) = value, !secret.isEmpty else {
+                return refusal(.unprocessableContent, "a secret is text: {\"value\": \"…\"}, not empty")
+            }
+            do {
+                try keyring.setSecret(Data(secret.utf8), for: rows.item(key))
+                return json(.ok, try self.rows().row(DefaultsStoredKey(key)))
+            } catch let error as KeyringError {
+                return refusal(.serviceUnavailable, "the secret \(key) was not stored: \(error)")
             } catch {
                 return refusal(.internalServerError, "\(error)")
             }

@@ -101,11 +101,11 @@ enum Serve {
         private let outputReader: PipeReader
         private let errorsReader: PipeReader
 
-        /// Starts the server with `XDG_CONFIG_HOME` set to the tests' folder.
-        init(_ arguments: [String]) throws {
+        /// Starts the server with `XDG_CONFIG_HOME` set to the tests' folder, and `variables`.
+        init(_ arguments: [String], environment variables: [String: String] = [:]) throws {
             process.executableURL = Serve.executable
             process.arguments = arguments
-            process.environment = Serve.environment
+            process.environment = Serve.environment.merging(variables) { $1 }
             process.standardOutput = output
             process.standardError = errors
             outputReader = PipeReader(output)

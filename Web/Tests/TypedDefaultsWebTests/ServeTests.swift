@@ -31,8 +31,8 @@ enum Curl {
         let base: URL
         let token: String
 
-        init(suite: String) async throws {
-            running = try Serve.Running([suite])
+        init(suite: String, environment: [String: String] = [:]) async throws {
+            running = try Serve.Running([suite], environment: environment)
             _ = await running.wait(seconds: 30) { $0.lines.contains { $0.hasPrefix("http://") } }
             let line = try #require(running.lines.first, "serve printed nothing: \(running.text)")
             let parts = line.split(separator: "?token=", maxSplits: 1)

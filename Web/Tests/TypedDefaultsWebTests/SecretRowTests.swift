@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsSchema
+import TypedDefaultsSecrets
+
+/// A program's settings with a secret, published as its schema.
+struct ServeTestAccount: SettingsCatalog {
+    @Setting var server: String
+    @Secret var apiToken: String?
+
+    init(suite: String, store: DefaultsStore, keyring: SystemKeyring) {
+        _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
+        _apiToken = Secret("apiToken", service: suite, keyring: keyring, title: "API token")
+    }
+}
+
+/// A secret on the page, against a real keyring daemon of the test's own: its row says whether
+/// the keyring holds it, never its value; a write goes to the keyring, never the suite.
+@Suite(.enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil))
+struct SecretRowTests {
+    static let secret = "tok-\(UUID().uuidString)"
+
+    @Test(.timeLimit(.minutes(2))) func theRowIsWriteOnlyAndWritesGoToTheKeyring() async throws {
+        let daemon = try KeyringDaemon()
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(ServeTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        let item = KeyringItem(service: suite, account: "apiToken")
+        let server = try await ServeTests.Server(
+            suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+        defer { server.stop() }
+        var bodies: [String] = []
+
+        let listed = try await server.send("GET", "api/settings")
+        bodies.append(listed.body)
+        let row = try #require(try Self.row("apiToken", in: listed.body))
+        #expect(row["control"] as? String == "secret")
+        #expect(row["secret"] as? String == "not set")
+        #expect(row["value"] is NSNull)
+        #expect(row["title"] as? String == "API token")
+
+        let written = try await server.send(
+            "PUT", "api/settings/apiToken", body: #"{"value": "\#(Self.secret)"}"#)
+        bodies.append(written.body)
+        #expect(written.status == 200, "\(written.body)")
+        #expect(written.body.contains(#""secret":"set""#), "\(written.body)")
+        #expect(try daemon.keyring.secret(for: item) == Data(Self.secret.utf8))
+        #expect(try store.storedValues().isEmpty, "nothing in the suite")
+
+        // Only text: a number, an empty string are refused, the secret kept.
+        for body in [#"{"value": 5}"#, #"{"value": ""}"#] {
+            let refused = try await server.send("PUT", "api/settings/apiToken", body: body)
+            bodies.append(refused.body)
+            #expect(refused.status == 422, "\(refused.body)")
+        }
+        #expect(try daemon.keyring.secret(for: item) == Data(Self.secret.utf8))
+
+        // A copy in clear in the suite: said, never shown.
+        try store.editStoredValues { $0[DefaultsStoredKey("apiToken")] = .string("clear-\(Self.secret)") }
+        let again = try await server.send("GET", "api/settings")
+        bodies.append(again.body)
+        let clearRow = try #require(try Self.row("apiToken", in: again.body))
+        #expect(clearRow["stored"] as? Bool == true && clearRow["secret"] as? String == "set")
+
+        let removed = try await server.send("DELETE", "api/settings/apiToken")
+        bodies.append(removed.body)
+        #expect(removed.status == 200 && removed.body.contains(#""secret":"not set""#), "\(removed.body)")
+        #expect(try !daemon.keyring.containsSecret(for: item))
+        #expect(try store.storedValues().isEmpty, "the copy in clear removed too")
+        for body in bodies { #expect(!body.contains(Self.secret)) }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func withoutAKeyringAWriteIsRefusedAndStoresNothing() async throws {
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(
+            ServeTestAccount(suite: suite, store: store, keyring: SystemKeyring(timeout: .seconds(1))))
+        let missing = Serve.folder.appendingPathComponent("no-bus-\(UUID())").path
+        let server = try await ServeTests.Server(
+            suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(missing)"])
+        defer { server.stop() }
+        let row = try #require(try Self.row("apiToken", in: try await server.send("GET", "api/settings").body))
+        #expect((row["secret"] as? String)?.hasPrefix("unknown: ") == true, "\(row)")
+        let refused = try await server.send("PUT", "api/settings/apiToken", body: #"{"value": "\#(Self.secret)"}"#)
+        #expect(refused.status == 503, "\(refused.body)")
+        #expect(!refused.body.contains(Self.secret))
+        #expect(try store.storedValues().isEmpty)
+    }
+
+    static func row(_ key: String, in body: String) throws -> [String: Any]? {
+        let root = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        let rows = root?["settings"] as? [[String: Any]] ?? []
+        return rows.first { $0["key"] as? String == key }
+    }
+}

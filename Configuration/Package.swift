@@ -37,6 +37,8 @@ let package = Package(
             dependencies: [
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsConfiguration", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsSecrets", package: "TypedDefaults"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ConfigurationTesting", package: "swift-configuration"),
             ],

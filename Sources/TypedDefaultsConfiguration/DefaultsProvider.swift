@@ -3,6 +3,7 @@
     import Foundation
     import Synchronization
     public import TypedDefaults
+    public import TypedDefaultsSecrets
 
     /// A swift-configuration provider over a TypedDefaults store: settings a running server picks up
     /// the moment an operator changes them, with `typed-defaults write`, from another program, or on
@@ -28,12 +29,17 @@
     /// - ``watchValue(forKey:type:updatesHandler:)`` and ``watchSnapshot(updatesHandler:)`` give the
     ///   current value first, then every change the store hears of: a write in this process, another
     ///   process's (inotify, on Linux), another machine's (PostgreSQL's notifications). Nothing polls.
+    /// - A secret the suite's published schema declares (`@Secret`) is read from the keyring, when
+    ///   the provider is made and at each ``fetchValue(forKey:type:)``, and answered as a string
+    ///   marked `isSecret`; a keyring that cannot answer is reported, and the key has no value.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public final class DefaultsProvider: Sendable {
         /// The store the values come from.
         public let store: DefaultsStore
         public let providerName: String
         let secrets: SecretsSpecifier<String, ConfigContent>
+        /// The secrets the schema declares, from the keyring.
+        let keyringSecrets: ProviderSecrets
         let state: Mutex<ProviderState>
         /// Every key of the suite, observed for as long as the provider lives.
         private let observation: Mutex<DefaultsObservation?>
@@ -44,14 +50,20 @@
         ///   - store: any store: a suite's plist file, one in memory, a PostgreSQL suite.
         ///   - name: shown in the provider's name, `DefaultsProvider[name]`; the suite's location
         ///     when `nil`.
-        ///   - secrets: the keys (joined with ".") whose values access logs redact.
+        ///   - secrets: the keys (joined with ".") whose values access logs redact; secrets the
+        ///     suite's schema declares are redacted besides.
+        ///   - keyring: where the secrets the suite's schema declares are kept; the system's unless given.
         /// - Throws: ``DefaultsError`` when the suite cannot be read: a server should not start on
         ///   settings it cannot see.
         public init(
-            store: DefaultsStore, name: String? = nil, secrets: SecretsSpecifier<String, ConfigContent> = .none
+            store: DefaultsStore, name: String? = nil, secrets: SecretsSpecifier<String, ConfigContent> = .none,
+            keyring: any Keyring = SystemKeyring()
         ) throws(DefaultsError) {
             self.store = store
-            self.secrets = secrets
+            keyringSecrets = ProviderSecrets(store: store, keyring: keyring)
+            // A copy in clear the suite may still hold of a secret is redacted as the secret is.
+            self.secrets = secrets.including(Set(keyringSecrets.keys.map(\.name)))
+            keyringSecrets.refresh()
             providerName =
                 "DefaultsProvider[\(name ?? store.fileURL?.deletingPathExtension().lastPathComponent ?? "store")]"
             observation = Mutex(nil)
@@ -123,6 +135,7 @@
             _ key: AbsoluteConfigKey, _ type: ConfigType, in values: [DefaultsStoredKey: DefaultsStoredValue]
         ) throws(DefaultsProviderTypeMismatch) -> LookupResult {
             let encodedKey = key.components.joined(separator: ".")
+            if let secret = try keyringSecrets.lookup(encodedKey, type) { return secret }
             let content = try StoredValueLookup.content(of: key.components, as: type, in: values)
             return LookupResult(
                 encodedKey: encodedKey,
@@ -144,6 +157,7 @@
         /// watchers now: the store's own news of it may come later, and then finds nothing new.
         public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
             let since = state.withLock { $0.changeCount }
+            keyringSecrets.refresh()
             store.refresh()
             let fetched = try store.storedValues()
             let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }

@@ -1,0 +1,91 @@
+import Configuration
+import Foundation
+import Testing
+import TypedDefaults
+import TypedDefaultsConfiguration
+import TypedDefaultsSchema
+import TypedDefaultsSecrets
+
+/// A server's settings with a secret, published as its schema.
+struct ConfigurationTestAccount: SettingsCatalog {
+    @Setting var server: String
+    @Secret var apiToken: String?
+
+    init(suite: String, store: DefaultsStore, keyring: any Keyring) {
+        _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
+        _apiToken = Secret("apiToken", service: suite, keyring: keyring)
+    }
+}
+
+/// A secret the suite's schema declares is answered from the keyring, marked `isSecret`, and
+/// never shown by the provider's descriptions, even when the suite still holds a copy in clear.
+@Suite struct SecretTests {
+    static let secret = "tok-\(UUID().uuidString)"
+
+    func published(_ keyring: MemoryKeyring, _ label: String = #function) throws -> (String, DefaultsStore) {
+        let (suite, store) = try Suites.make(label)
+        _ = try DefaultsSchema.publish(ConfigurationTestAccount(suite: suite, store: store, keyring: keyring))
+        return (suite, store)
+    }
+
+    @Test func aSecretIsAnsweredFromTheKeyringAsASecret() async throws {
+        let keyring = MemoryKeyring()
+        let (suite, store) = try published(keyring)
+        try keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
+        try store.editStoredValues { $0["server"] = .string("api.example.com") }
+        let provider = try DefaultsProvider(store: store, keyring: keyring)
+
+        let answer = try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
+        #expect(answer.value?.isSecret == true)
+        #expect(answer.value?.content == .string(Self.secret))
+        #expect(try provider.value(forKey: AbsoluteConfigKey(["server"]), type: .string).value?.isSecret == false)
+        let reader = ConfigReader(provider: provider)
+        #expect(reader.string(forKey: "apiToken") == Self.secret)
+        #expect(reader.string(forKey: "server") == "api.example.com")
+        // Read as another type: a mismatch, which never names the value.
+        #expect(throws: DefaultsProviderTypeMismatch.self) {
+            try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .int)
+        }
+
+        // A new secret is seen at the next fetch; a removed one leaves the key without a value.
+        try keyring.setSecret(Data("new-\(Self.secret)".utf8), for: KeyringItem(service: suite, account: "apiToken"))
+        let fetched = try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
+        #expect(fetched.value?.content == .string("new-\(Self.secret)"))
+        try keyring.removeSecret(for: KeyringItem(service: suite, account: "apiToken"))
+        #expect(try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value == nil)
+    }
+
+    @Test func descriptionsNeverShowASecretNorItsCopyInClear() throws {
+        let keyring = MemoryKeyring()
+        let (suite, store) = try published(keyring)
+        try keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
+        try store.editStoredValues { $0["apiToken"] = .string("clear-\(Self.secret)") }
+        let provider = try DefaultsProvider(store: store, keyring: keyring)
+        var dumped = ""
+        dump(provider, to: &dumped)
+        for text in [provider.description, provider.debugDescription, dumped, "\(provider.snapshot())"] {
+            #expect(!text.contains(Self.secret), "\(text)")
+        }
+        // The keyring's secret wins over the copy in clear.
+        #expect(
+            try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value?.content
+                == .string(Self.secret))
+    }
+
+    @Test func aKeyringThatCannotAnswerIsReportedAndTheKeyHasNoValue() async throws {
+        let keyring = MemoryKeyring()
+        let (_, store) = try published(keyring)
+        keyring.failure = .locked
+        let (provider, reported) = try await HandlerReports.during {
+            try DefaultsProvider(store: store, keyring: keyring)
+        }
+        #expect(try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value == nil)
+        let report = try #require(reported.first)
+        guard case .readFailed(let path, let underlying) = report else {
+            Issue.record("reported \(report)")
+            return
+        }
+        #expect(path.contains("apiToken"))
+        #expect(underlying as? KeyringError == .locked)
+    }
+}

@@ -13,7 +13,9 @@ key the schema does not declare and the default for a declared optional whose de
 shows a number's range and step beside its field; changes a choice and sees the suite change;
 enters an out-of-range number and sees the refusal with nothing stored; writes with the tool in
 another process and sees the page update; resets a row; shows a key named like markup as text;
-and checks that another origin cannot change anything. Then measures, from another process's
+and checks that another origin cannot change anything. A secret a schema declares, with a
+keyring daemon of its own: a write-only field that stores what is typed in the keyring, never
+shows it, and removes it. Then measures, from another process's
 write to the page's update (median), and GET /api/settings on a suite of 1,000 keys (requests a
 second). Exits 1 on the first failure, naming it.
 """
@@ -46,8 +48,8 @@ def fail(message):
     sys.exit(1)
 
 
-def tool(*arguments, check=True):
-    result = subprocess.run([TOOL, *arguments], capture_output=True, text=True)
+def tool(*arguments, check=True, env=None):
+    result = subprocess.run([TOOL, *arguments], capture_output=True, text=True, env=env)
     if check and result.returncode != 0:
         fail(f"typed-defaults {' '.join(arguments)}: {result.stderr}")
     return result.stdout
@@ -68,8 +70,8 @@ def wait(condition, what, seconds=10):
 class Server:
     """A running `typed-defaults serve`, and its address."""
 
-    def __init__(self, suite):
-        self.process = subprocess.Popen([TOOL, "serve", suite], stdout=subprocess.PIPE, text=True)
+    def __init__(self, suite, env=None):
+        self.process = subprocess.Popen([TOOL, "serve", suite], stdout=subprocess.PIPE, text=True, env=env)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
             fail("serve printed " + repr(self.url))
@@ -116,10 +118,92 @@ def main():
     try:
         check_page(driver, server)
         measure(driver, server)
+        check_secret(driver)
     finally:
         driver.quit()
         server.stop()
     check_throughput()
+
+
+BUS_CONFIGURATION = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+def keyring_bus():
+    """A session bus of its own (one that starts no service) with GNOME Keyring on it, unlocked,
+    in a temporary home: the environment that reaches it, and the processes to stop."""
+    home = tempfile.mkdtemp(prefix="web-keyring.")
+    configuration = os.path.join(home, "bus.conf")
+    with open(configuration, "w") as file:
+        file.write(BUS_CONFIGURATION)
+    bus = subprocess.Popen(
+        ["dbus-daemon", "--nofork", "--print-address=1", "--config-file=" + configuration],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = bus.stdout.readline().strip()
+    runtime = os.path.join(home, "run")
+    os.makedirs(runtime, mode=0o700)
+    daemon = subprocess.Popen(
+        ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin", "HOME": home, "XDG_DATA_HOME": os.path.join(home, "data"),
+             "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": address})
+    daemon.stdin.write(b"test password")
+    daemon.stdin.close()
+    return dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address), [daemon, bus]
+
+
+def check_secret(driver):
+    """A secret the schema declares (written here as its documented JSON, as another program's
+    would be): the page shows a write-only field; what is typed goes to the keyring, never into
+    the page or the suite; the button removes it."""
+    suite, key, secret = "dev.typeddefaults.web-secret", "apiToken", "tok-" + os.urandom(12).hex()
+    schema = {"format": "typed-defaults schema", "version": 1, "suite": suite, "keys": [
+        {"name": key, "swiftType": "String", "title": "API token", "info": "", "formattedDefault": "none",
+         "valueType": {"kind": "string"}, "secret": True}]}
+    with open(os.path.join(os.environ["XDG_CONFIG_HOME"], suite + ".schema.json"), "w") as file:
+        json.dump(schema, file)
+    env, processes = keyring_bus()
+    server = None
+    try:
+        wait(lambda: tool("read", suite, key, env=env) == "<secret: not set>\n", "the keyring daemon", 20)
+        server = Server(suite, env)
+        driver.get(server.url)
+        wait(lambda: row(driver, key) is not None, "the secret's row")
+        badge = lambda: row(driver, key).find_element(By.CSS_SELECTOR, "h2 .source").text
+        field = control(driver, key)
+        if field.get_attribute("type") != "password" or field.get_attribute("value") != "":
+            fail("the secret's field is not an empty password field")
+        field.send_keys(secret)
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+        wait(lambda: badge() == "secret: set", "the secret stored")
+        if tool("read", suite, key, env=env) != "<secret: set>\n":
+            fail("the keyring does not hold the secret the page sent")
+        if secret in driver.page_source or control(driver, key).get_attribute("value") != "":
+            fail("the page shows the secret after sending it")
+        if os.path.exists(os.path.join(os.environ["XDG_CONFIG_HOME"], suite + ".plist")):
+            fail("the secret's write made a suite file")
+        row(driver, key).find_element(By.XPATH, ".//button[text()='Remove from the keyring']").click()
+        wait(lambda: badge() == "secret: not set", "the secret removed")
+        if tool("read", suite, key, env=env) != "<secret: not set>\n":
+            fail("the keyring still holds the secret the page removed")
+        print("secret: a write-only field; stored in the keyring, never shown, removed")
+    finally:
+        if server:
+            server.stop()
+        for process in processes:
+            process.kill()
+            process.wait(timeout=10)
 
 
 def check_page(driver, server):

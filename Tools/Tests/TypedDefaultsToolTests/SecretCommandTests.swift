@@ -114,7 +114,20 @@ struct SecretCommandTests {
         #expect(read.output.contains("<secret: not set; a copy in clear is in the suite>"), "\(read.output)")
         let exported = try await fixture.run("export", fixture.suite, "-", "--format", "json")
         let described = try await fixture.run("describe", fixture.suite, "apiToken")
-        for result in [read, exported, described] {
+        let listed = try await fixture.run("list-recursively", fixture.suite)
+        let type = try await fixture.run("read-type", fixture.suite, "apiToken")
+        #expect(
+            listed.output.contains("\(fixture.suite) apiToken <secret: not set; a copy in clear"), "\(listed.output)")
+        #expect(type.output.hasPrefix("Type is a secret"), "\(type.output)")
+        // Renamed neither away (into a key shown in clear) nor into from another key.
+        for arguments in [
+            ["rename", fixture.suite, "apiToken", "moved"], ["rename", fixture.suite, "server", "apiToken"],
+        ] {
+            let renamed = try await Tool.run(arguments, environment: fixture.bus)
+            #expect(renamed.status == 1 && renamed.errors.contains("apiToken is a secret"), "\(renamed.errors)")
+        }
+        #expect(try fixture.store.storedValues()[DefaultsStoredKey("moved")] == nil)
+        for result in [read, exported, described, listed, type] {
             #expect(!result.output.contains(clear) && !result.errors.contains(clear))
         }
         // A file naming the secret is refused, with --force too; the suite is left as it was.

@@ -7,7 +7,8 @@ struct ListRecursively: ParsableCommand {
         abstract: "Print every key of a suite, or of every suite, with its value.",
         discussion: """
             One line per key, "suite key value", as gsettings list-recursively does: the keys the \
-            suite stores and those its schema declares (with their defaults).
+            suite stores and those its schema declares (with their defaults; a secret as whether \
+            the keyring holds it, never its value).
 
             Examples:
               typed-defaults list-recursively com.example.app
@@ -22,6 +23,10 @@ struct ListRecursively: ParsableCommand {
             let stored = try Suites.values(of: store)
             let declared = try Suites.schema(of: store)?.keys ?? []
             var lines: [(String, String)] = declared.map { key in
+                if key.isSecret {
+                    let inClear = stored[DefaultsStoredKey(key.name)] != nil
+                    return (key.name, SecretKeys.shown(suite: name, key: key.name, storedInClear: inClear))
+                }
                 let value = stored[DefaultsStoredKey(key.name)].map { ValueDisplay.presented($0, as: key.valueType) }
                 return (key.name, value.map(ValueDisplay.line) ?? ValueDisplay.defaultLine(of: key))
             }

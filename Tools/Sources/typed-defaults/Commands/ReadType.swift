@@ -7,7 +7,8 @@ struct ReadType: ParsableCommand {
         abstract: "Print the type of a key's value.",
         discussion: """
             Prints "Type is <type>" as macOS defaults does: string, integer, float, boolean, date, \
-            data, array or dictionary, and how TypedDefaults encoded the value when it did.
+            data, array or dictionary, and how TypedDefaults encoded the value when it did; for a \
+            secret the schema declares, that it is one, and whether the keyring holds it.
 
             Example:
               typed-defaults read-type com.example.app fontSize
@@ -21,6 +22,15 @@ struct ReadType: ParsableCommand {
         let store = try Suites.existing(suite)
         let declared = try Suites.schema(of: store)?[key]
         let stored = try Suites.values(of: store)[DefaultsStoredKey(key)]
+        if let declared, declared.isSecret {
+            let shown = SecretKeys.shown(suite: suite, key: key, storedInClear: stored != nil)
+            let inSuite = stored == nil ? "false" : "true"
+            Output.line(
+                json
+                    ? #"{"type":"secret","swiftType":"String","stored":\#(inSuite)}"#
+                    : "Type is a secret, kept in the keyring: \(shown)")
+            return
+        }
         guard let value = stored ?? declared?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }

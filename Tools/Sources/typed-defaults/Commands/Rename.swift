@@ -19,7 +19,11 @@ struct Rename: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
-        let declared = try Suites.schema(of: store)?[newKey]
+        let schema = try Suites.schema(of: store)
+        let declared = schema?[newKey]
+        for key in [oldKey, newKey] where SecretKeys.isSecret(key, in: schema) {
+            throw SecretKeys.refusal(key, "nothing was renamed")
+        }
         try Suites.edit(store) { values in
             guard let value = values[DefaultsStoredKey(oldKey)] else {
                 throw ToolError("the key \(oldKey) does not exist in the suite \(suite); nothing was renamed")

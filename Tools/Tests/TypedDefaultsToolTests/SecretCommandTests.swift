@@ -168,6 +168,69 @@ struct SecretCommandTests {
         #expect(try fixture.store.storedValues().isEmpty)
     }
 
+    /// A terminal of the test's own: what the tool's prompt turns echo off on.
+    struct Terminal {
+        var controller: Int32 = -1
+        var device: Int32 = -1
+
+        init() throws {
+            guard openpty(&controller, &device, nil, nil, nil) == 0 else { throw POSIXError(.ENOTTY) }
+        }
+
+        var echoes: Bool {
+            var settings = termios()
+            tcgetattr(device, &settings)
+            return settings.c_lflag & tcflag_t(ECHO) != 0
+        }
+
+        /// What the terminal would show: what the tool wrote to it, and what it echoed.
+        func shown() -> String {
+            var flags = fcntl(controller, F_GETFL)
+            flags |= O_NONBLOCK
+            _ = fcntl(controller, F_SETFL, flags)
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let count = read(controller, &bytes, bytes.count)
+            return count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : ""
+        }
+
+        func end() {
+            close(controller)
+            close(device)
+        }
+    }
+
+    /// The tool typed into at a terminal: it prompts on standard error, turns echo off while the
+    /// secret is typed and on again after; Ctrl-C (SIGINT) in between turns it on again too.
+    @Test(arguments: [false, true]) func typingASecretAtATerminalEchoesNothing(interrupted: Bool) async throws {
+        let fixture = try Fixture()
+        let terminal = try Terminal()
+        defer { terminal.end() }
+        let process = Process()
+        process.executableURL = Tool.executable
+        process.arguments = ["write", fixture.suite, "apiToken"]
+        process.environment = Tool.environment().merging(fixture.bus) { $1 }
+        process.standardInput = FileHandle(fileDescriptor: terminal.device, closeOnDealloc: false)
+        let errors = Pipe()
+        process.standardError = errors
+        let reader = PipeReader(errors)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(await WatchTests.eventually { reader.text.contains("not shown as you type") }, "\(reader.text)")
+        #expect(await WatchTests.eventually { !terminal.echoes }, "echo is off while the secret is typed")
+        if interrupted {
+            kill(process.processIdentifier, SIGINT)
+        } else {
+            _ = Self.secret.withCString { write(terminal.controller, $0, strlen($0)) }
+            _ = write(terminal.controller, "\n", 1)
+        }
+        #expect(await WatchTests.eventually { !process.isRunning })
+        #expect(terminal.echoes, "echo is on again")
+        #expect(process.terminationStatus == (interrupted ? 128 + SIGINT : 0), "\(reader.text)")
+        #expect(!terminal.shown().contains(Self.secret), "the terminal never showed the secret")
+        let stored = try fixture.daemon.keyring.secret(for: fixture.item)
+        #expect(stored == (interrupted ? nil : Data(Self.secret.utf8)))
+    }
+
     @Test func watchShowsTheSecretSetAndRemovedByAnotherProcess() async throws {
         let fixture = try Fixture()
         let watcher = try Tool.Running(["watch", fixture.suite], environment: fixture.bus)

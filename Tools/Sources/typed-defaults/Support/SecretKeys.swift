@@ -69,7 +69,14 @@ enum SecretKeys {
             data = try typed(prompt: "\(key) (not shown as you type): ")
         } else {
             data = Data()
-            while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            while true {
+                let chunk: Data?
+                do {
+                    chunk = try FileHandle.standardInput.read(upToCount: 1 << 16)
+                } catch {
+                    throw ToolError("cannot read standard input: \(error.localizedDescription); nothing was written")
+                }
+                guard let chunk, !chunk.isEmpty else { break }
                 data += chunk
                 guard data.count <= limit + 2 else { throw ToolError("the secret is over 1 MiB; nothing was written") }
             }
@@ -86,18 +93,31 @@ enum SecretKeys {
         return data
     }
 
-    /// One line typed at the terminal, with echo off while it is typed.
+    /// One line typed at the terminal, with echo off while it is typed; Ctrl-C turns it on
+    /// again before the tool ends.
     private static func typed(prompt: String) throws -> Data {
         FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        let hasTerminal = tcgetattr(STDIN_FILENO, &savedTerminal) == 0
+        // The signals that end the tool, taken (and let through, should its parent have blocked
+        // them) while echo is off, so that the terminal is never left without it.
+        let ending = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        var (endingSet, previousMask) = (sigset_t(), sigset_t())
+        var previousHandlers: [(Int32, (@convention(c) (Int32) -> Void)?)] = []
         if hasTerminal {
-            var quiet = saved
+            var quiet = savedTerminal
             quiet.c_lflag &= ~tcflag_t(ECHO)
+            for number in ending { previousHandlers.append((number, signal(number, restoreTerminalAndExit))) }
+            sigemptyset(&endingSet)
+            for number in ending { sigaddset(&endingSet, number) }
+            pthread_sigmask(SIG_UNBLOCK, &endingSet, &previousMask)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         }
         defer {
-            if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            if hasTerminal {
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
+                pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+                for (number, handler) in previousHandlers { signal(number, handler ?? SIG_DFL) }
+            }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         var line = Data()
@@ -109,4 +129,14 @@ enum SecretKeys {
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return line
     }
+}
+
+/// The terminal's settings before echo was turned off: written once before the signal handlers
+/// that read it are installed, and read only by them and by the prompt that wrote it.
+nonisolated(unsafe) private var savedTerminal = termios()
+
+/// Turns echo back on and ends the tool, as the signal would have (only async-signal-safe calls).
+private func restoreTerminalAndExit(_ signal: Int32) {
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminal)
+    _exit(128 + signal)
 }

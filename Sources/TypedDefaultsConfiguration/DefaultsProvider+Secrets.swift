@@ -12,7 +12,7 @@
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     final class ProviderSecrets: Sendable {
         let keyring: any Keyring
-        /// The keyring's name of the suite's program, from the schema.
+        /// The suite's name, which files its secrets in the keyring.
         let service: String
         let keys: Set<DefaultsStoredKey>
         /// The secrets as the keyring last gave them; a key it failed for has none.
@@ -27,7 +27,8 @@
             } catch {
                 DefaultsError.handler(error)
             }
-            service = schema?.suite ?? ""
+            // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
+            service = store.fileURL?.deletingPathExtension().lastPathComponent ?? schema?.suite ?? ""
             keys = Set((schema?.keys ?? []).filter(\.isSecret).map { DefaultsStoredKey($0.name) })
         }
 

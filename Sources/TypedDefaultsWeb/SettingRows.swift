@@ -15,12 +15,16 @@
         /// Whether the keyring holds each secret the schema declares: `set`, `not set`, or why it
         /// could not tell. The page shows this, never a secret's value.
         var secrets: [DefaultsStoredKey: String] = [:]
+        /// The suite's name, which files its secrets in the keyring.
+        var suiteName = ""
 
         /// Reads a suite's rows as they are now: its published schema, its stored values, and
         /// whether `keyring` holds each secret.
         static func reader(_ store: DefaultsStore, keyring: any Keyring) -> @Sendable () throws -> SettingRows {
             {
                 var rows = SettingRows(schema: try store.publishedSchema(), values: try store.storedValues())
+                // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
+                rows.suiteName = store.fileURL?.deletingPathExtension().lastPathComponent ?? rows.schema?.suite ?? ""
                 for secret in rows.schema?.keys ?? [] where secret.isSecret {
                     let state: String
                     do {
@@ -36,7 +40,7 @@
 
         /// The keyring item of a secret of the suite: the suite's name and the key.
         func item(_ key: String) -> KeyringItem {
-            KeyringItem(service: schema?.suite ?? "", account: key)
+            KeyringItem(service: suiteName, account: key)
         }
 
         /// The keys, in the page's order.

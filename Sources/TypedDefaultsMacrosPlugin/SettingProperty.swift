@@ -48,7 +48,8 @@
         static func use(of member: some DeclSyntaxProtocol) -> Use {
             guard let variable = member.as(VariableDeclSyntax.self) else { return .leftAlone }
             let attributes = SettingAttributes(variable.attributes)
-            if attributes.isIgnored { return .leftAlone }
+            // A secret keeps its value in the keyring, through its own wrapper: never in the suite.
+            if attributes.isIgnored || attributes.isSecret { return .leftAlone }
             if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return .leftAlone }
             let marked = attributes.key ?? attributes.info
             if variable.bindingSpecifier.tokenKind == .keyword(.let) {
@@ -111,6 +112,8 @@
         var key: AttributeSyntax?
         var info: AttributeSyntax?
         var isIgnored = false
+        /// `@Secret`, of TypedDefaultsSecrets.
+        var isSecret = false
 
         init(_ list: AttributeListSyntax) {
             for element in list {
@@ -119,6 +122,7 @@
                 case "SettingKey": key = attribute
                 case "SettingInfo": info = attribute
                 case "SettingIgnored": isIgnored = true
+                case "Secret": isSecret = true
                 default: break
                 }
             }

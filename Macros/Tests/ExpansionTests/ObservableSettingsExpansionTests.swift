@@ -23,6 +23,7 @@ struct ObservableSettingsExpansionTests {
                 public var nickname: String?
                 var isDark: Bool { theme == .dark }
                 @SettingIgnored var scratch = 0
+                @Secret("apiToken") var apiToken: String?
             }
             """
         } expansion: {
@@ -67,6 +68,7 @@ struct ObservableSettingsExpansionTests {
                 public let $nickname = UserDefault<String?>("nickname")
                 var isDark: Bool { theme == .dark }
                 var scratch = 0
+                @Secret("apiToken") var apiToken: String?
             }
 
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

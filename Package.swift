@@ -116,7 +116,9 @@ let package = Package(
             dependencies: [
                 "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsSecrets",
                 "DefaultsProbe",
-            ]),
+            ],
+            // The test keyring's bus, which the tests hand dbus-daemon by its path.
+            exclude: ["Support/keyring-bus.conf"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -125,30 +125,17 @@ def main():
     check_throughput()
 
 
-BUS_CONFIGURATION = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
+# A bus that starts no service, and lets everyone on it talk to everyone: the Swift tests' own.
+BUS_CONFIGURATION = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "TypedDefaultsTests", "Support", "keyring-bus.conf")
 
 
 def keyring_bus():
     """A session bus of its own (one that starts no service) with GNOME Keyring on it, unlocked,
     in a temporary home: the environment that reaches it, and the processes to stop."""
     home = tempfile.mkdtemp(prefix="web-keyring.")
-    configuration = os.path.join(home, "bus.conf")
-    with open(configuration, "w") as file:
-        file.write(BUS_CONFIGURATION)
     bus = subprocess.Popen(
-        ["dbus-daemon", "--nofork", "--print-address=1", "--config-file=" + configuration],
+        ["dbus-daemon", "--nofork", "--print-address=1", "--config-file=" + BUS_CONFIGURATION],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     address = bus.stdout.readline().strip()
     runtime = os.path.join(home, "run")

@@ -4,17 +4,6 @@ import TypedDefaults
 import TypedDefaultsSchema
 import TypedDefaultsSecrets
 
-/// A program's settings with a secret, published as its schema.
-struct ToolTestAccount: SettingsCatalog {
-    @Setting var server: String
-    @Secret var apiToken: String?
-
-    init(suite: String, store: DefaultsStore, keyring: SystemKeyring) {
-        _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
-        _apiToken = Secret("apiToken", service: suite, keyring: keyring, title: "API token")
-    }
-}
-
 /// The tool and a secret the schema declares, against a real keyring daemon of the test's own:
 /// every command shows whether it is set, none prints it, and only standard input gives one.
 @Suite(.enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil))
@@ -33,7 +22,7 @@ struct SecretCommandTests {
             (suite, store) = try Tool.suite(label)
             item = KeyringItem(service: suite, account: "apiToken")
             let published = try DefaultsSchema.publish(
-                ToolTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+                SecretTestAccount(suite: suite, store: store, keyring: daemon.keyring))
             #expect(published.count == 1)
         }
 

@@ -4,17 +4,6 @@ import TypedDefaults
 import TypedDefaultsSchema
 import TypedDefaultsSecrets
 
-/// A program's settings with a secret, published as its schema.
-struct ServeTestAccount: SettingsCatalog {
-    @Setting var server: String
-    @Secret var apiToken: String?
-
-    init(suite: String, store: DefaultsStore, keyring: SystemKeyring) {
-        _server = Setting(wrappedValue: "example.com", "server", title: "Server", store: store)
-        _apiToken = Secret("apiToken", service: suite, keyring: keyring, title: "API token")
-    }
-}
-
 /// A secret on the page, against a real keyring daemon of the test's own: its row says whether
 /// the keyring holds it, never its value; a write goes to the keyring, never the suite.
 @Suite(.enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil))
@@ -24,7 +13,7 @@ struct SecretRowTests {
     @Test(.timeLimit(.minutes(2))) func theRowIsWriteOnlyAndWritesGoToTheKeyring() async throws {
         let daemon = try KeyringDaemon()
         let (suite, store) = try Serve.suite()
-        _ = try DefaultsSchema.publish(ServeTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        _ = try DefaultsSchema.publish(SecretTestAccount(suite: suite, store: store, keyring: daemon.keyring))
         let item = KeyringItem(service: suite, account: "apiToken")
         let server = try await ServeTests.Server(
             suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
@@ -73,7 +62,7 @@ struct SecretRowTests {
     @Test(.timeLimit(.minutes(2))) func withoutAKeyringAWriteIsRefusedAndStoresNothing() async throws {
         let (suite, store) = try Serve.suite()
         _ = try DefaultsSchema.publish(
-            ServeTestAccount(suite: suite, store: store, keyring: SystemKeyring(timeout: .seconds(1))))
+            SecretTestAccount(suite: suite, store: store, keyring: SystemKeyring(timeout: .seconds(1))))
         let missing = Serve.folder.appendingPathComponent("no-bus-\(UUID())").path
         let server = try await ServeTests.Server(
             suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(missing)"])

@@ -41,14 +41,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
-        var values = try Suites.values(of: store)
-        // Secrets are not exported (nor a copy in clear the suite still holds): each is named.
-        for secret in SecretKeys.declared(in: try Suites.schema(of: store)) {
-            let key = DefaultsStoredKey(secret.name)
-            let shown = SecretKeys.shown(suite: suite, key: secret.name, storedInClear: values[key] != nil)
-            values[key] = nil
-            Output.error("typed-defaults: \(suite) \(secret.name) is a secret, not exported: \(shown)")
-        }
+        let values = try SecretKeys.withheld(from: Suites.values(of: store), suite: suite, store: store, "not exported")
         let text: String
         switch format {
         case .json: text = ExportFile.json(values, pretty: true) + "\n"

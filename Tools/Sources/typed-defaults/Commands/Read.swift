@@ -99,14 +99,7 @@ struct Read: ParsableCommand {
 
     /// The stored values but the schema's secrets, each of which is named on standard error.
     private func printable(_ suite: String, _ store: DefaultsStore) throws -> [DefaultsStoredKey: DefaultsStoredValue] {
-        var values = try Suites.values(of: store)
-        for secret in SecretKeys.declared(in: try Suites.schema(of: store)) {
-            let key = DefaultsStoredKey(secret.name)
-            let shown = SecretKeys.shown(suite: suite, key: secret.name, storedInClear: values[key] != nil)
-            values[key] = nil
-            Output.error("typed-defaults: \(suite) \(secret.name) is a secret, not printed: \(shown)")
-        }
-        return values
+        try SecretKeys.withheld(from: Suites.values(of: store), suite: suite, store: store, "not printed")
     }
 
     /// The stored values, the schema's defaults for keys not stored, noted as such, and what

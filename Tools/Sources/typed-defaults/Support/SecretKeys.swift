@@ -51,6 +51,21 @@ enum SecretKeys {
         }
     }
 
+    /// `values` without the secrets the suite's schema declares, nor a copy in clear the suite
+    /// holds of one: each is named on standard error, `<suite> <key> is a secret, <why>: <secret: set>`.
+    static func withheld(
+        from values: [DefaultsStoredKey: DefaultsStoredValue], suite: String, store: DefaultsStore, _ why: String
+    ) throws -> [DefaultsStoredKey: DefaultsStoredValue] {
+        var values = values
+        for secret in declared(in: try Suites.schema(of: store)) {
+            let key = DefaultsStoredKey(secret.name)
+            let state = shown(suite: suite, key: secret.name, storedInClear: values[key] != nil)
+            values[key] = nil
+            Output.error("typed-defaults: \(suite) \(secret.name) is a secret, \(why): \(state)")
+        }
+        return values
+    }
+
     /// The refusal of a command that would put a secret's value in the suite or a file.
     static func refusal(_ key: String, _ doing: String) -> ToolError {
         ToolError(

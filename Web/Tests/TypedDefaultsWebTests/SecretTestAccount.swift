@@ -1,0 +1,1 @@
+../../../Tools/Tests/TypedDefaultsToolTests/SecretTestAccount.swift

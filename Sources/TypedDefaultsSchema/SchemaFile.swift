@@ -154,6 +154,12 @@ enum SchemaFile {
         let keys = try root.array("keys").enumerated().map { index, entry in
             try key(from: try Object(entry, "keys[\(index)]"))
         }
+        // One declaration per key, as publishing writes: readers that took the first of two
+        // (a plain one before a secret) would write a secret in clear.
+        var declared = Set<DefaultsStoredKey>()
+        for (index, key) in keys.enumerated() where !declared.insert(DefaultsStoredKey(key.name)).inserted {
+            throw Problem(description: "keys[\(index)] declares \(String(reflecting: key.name)) again")
+        }
         return DefaultsSchema(suite: try root.string("suite"), keys: keys)
     }
 

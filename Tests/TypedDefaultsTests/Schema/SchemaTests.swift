@@ -262,6 +262,7 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"value": 1}]}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "Int", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "integer", "lowest": 0, "highest": 1}, "options": [{"title": 1, "value": 1}]}]}"#,
             #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "String", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "string"}, "secret": "yes"}]}"#,
+            #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [{"name": "a", "swiftType": "String", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "string"}}, {"name": "a", "swiftType": "String", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "string"}, "secret": true}]}"#,
         ]
         for text in bad {
             try Data(text.utf8).write(to: file)

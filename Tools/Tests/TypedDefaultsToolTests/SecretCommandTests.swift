@@ -52,9 +52,12 @@ struct SecretCommandTests {
         #expect(try fixture.store.storedValues()[DefaultsStoredKey("apiToken")] == nil)
 
         // On the command line, where ps and the history see it: refused, nothing stored.
-        let onCommandLine = try await fixture.run("write", fixture.suite, "apiToken", "other-\(Self.secret)")
-        #expect(onCommandLine.status == 64)
-        #expect(onCommandLine.errors.contains("standard input"))
+        for given in ["other-\(Self.secret)", "--\(Self.secret)"] {
+            let onCommandLine = try await fixture.run("write", fixture.suite, "apiToken", given)
+            #expect(onCommandLine.status == 64)
+            #expect(onCommandLine.errors.contains("standard input"), "\(onCommandLine.errors)")
+            #expect(!onCommandLine.errors.contains(Self.secret), "the refusal does not repeat it")
+        }
         // Nothing on standard input, or not text: refused, the secret kept.
         #expect(try await fixture.run("write", fixture.suite, "apiToken", input: Data()).status == 1)
         #expect(try await fixture.run("write", fixture.suite, "apiToken", input: Data([0xFF, 0xFE])).status == 1)
@@ -190,7 +193,10 @@ struct SecretCommandTests {
 
     /// The tool typed into at a terminal: it prompts on standard error, turns echo off while the
     /// secret is typed and on again after; Ctrl-C (SIGINT) in between turns it on again too.
-    @Test(arguments: [false, true]) func typingASecretAtATerminalEchoesNothing(interrupted: Bool) async throws {
+    enum Typing: CaseIterable { case typed, interrupted, tooLong }
+
+    /// A secret of 1,023 bytes or more is refused: a terminal's line may have cut it.
+    @Test(arguments: Typing.allCases) func typingASecretAtATerminalEchoesNothing(_ typing: Typing) async throws {
         let fixture = try Fixture()
         let terminal = try Terminal()
         defer { terminal.end() }
@@ -206,18 +212,19 @@ struct SecretCommandTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(await WatchTests.eventually { reader.text.contains("not shown as you type") }, "\(reader.text)")
         #expect(await WatchTests.eventually { !terminal.echoes }, "echo is off while the secret is typed")
-        if interrupted {
+        let typed = typing == .tooLong ? String(repeating: "x", count: 1023) : Self.secret
+        if typing == .interrupted {
             kill(process.processIdentifier, SIGINT)
         } else {
-            _ = Self.secret.withCString { write(terminal.controller, $0, strlen($0)) }
-            _ = write(terminal.controller, "\n", 1)
+            _ = (typed + "\n").withCString { write(terminal.controller, $0, strlen($0)) }
         }
         #expect(await WatchTests.eventually { !process.isRunning })
         #expect(terminal.echoes, "echo is on again")
-        #expect(process.terminationStatus == (interrupted ? 128 + SIGINT : 0), "\(reader.text)")
-        #expect(!terminal.shown().contains(Self.secret), "the terminal never showed the secret")
+        let status: Int32 = [.typed: 0, .interrupted: 128 + SIGINT, .tooLong: 1][typing]!
+        #expect(process.terminationStatus == status, "\(reader.text)")
+        #expect(!terminal.shown().contains(typed), "the terminal never showed the secret")
         let stored = try fixture.daemon.keyring.secret(for: fixture.item)
-        #expect(stored == (interrupted ? nil : Data(Self.secret.utf8)))
+        #expect(stored == (typing == .typed ? Data(Self.secret.utf8) : nil))
     }
 
     @Test func watchShowsTheSecretSetAndRemovedByAnotherProcess() async throws {
@@ -230,6 +237,10 @@ struct SecretCommandTests {
         #expect(await watcher.wait { $0.lines.contains("apiToken: <secret: set>") }, "\(watcher.lines)")
         #expect(try await fixture.run("delete", fixture.suite, "apiToken").status == 0)
         #expect(await watcher.wait { $0.lines.contains("apiToken: <secret: not set>") }, "\(watcher.lines)")
+        // A copy in clear another program stores under the secret's key: said, never shown.
+        try fixture.store.editStoredValues { $0[DefaultsStoredKey("apiToken")] = .string("clear-\(Self.secret)") }
+        let inClear = "apiToken: <secret: not set; a copy in clear is in the suite>"
+        #expect(await watcher.wait { $0.lines.contains(inClear) }, "\(watcher.lines)")
         #expect(!watcher.lines.joined().contains(Self.secret))
     }
 }

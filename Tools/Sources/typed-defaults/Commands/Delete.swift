@@ -19,7 +19,7 @@ struct Delete: ParsableCommand {
 
     func run() throws {
         let store = try Suites.existing(suite)
-        if let key, SecretKeys.isSecret(key, in: try Suites.schema(of: store)) { return try deleteSecret(key, store) }
+        if let key, SecretKeys.isSecret(key, of: store) { return try deleteSecret(key, store) }
         try Suites.edit(store) { values in
             guard let key else {
                 values.removeAll()

@@ -31,12 +31,11 @@ struct Import: ParsableCommand {
         } catch {
             throw ToolError(error.description)
         }
-        let schema = try Suites.schema(of: store)
         // Even with --force: a secret is never written in the suite.
-        if let secret = imported.keys.sorted().first(where: { SecretKeys.isSecret($0.name, in: schema) }) {
+        if let secret = imported.keys.sorted().first(where: { SecretKeys.isSecret($0.name, of: store) }) {
             throw SecretKeys.refusal(secret.name, "the file's value for it was not imported; nothing was written")
         }
-        if !force, let schema {
+        if !force, let schema = try Suites.schema(of: store) {
             for (key, value) in imported.sorted(by: { $0.key < $1.key }) {
                 if let problem = schema[key.name]?.problem(with: value) {
                     throw ToolError("cannot import \(key): \(problem); nothing was written")

@@ -29,7 +29,11 @@ struct Watch: ParsableCommand {
         // A suite that cannot be read is reported, and left as it is.
         _ = try Suites.values(of: store)
         let show: @Sendable (DefaultsKeyChange) -> Void = { change in
-            if let value = store.storedValue(forKey: change.key) {
+            if SecretKeys.isSecret(change.key, in: schema) {
+                // A copy in clear stored or removed under a secret's key: said, never shown.
+                let inClear = store.storedValue(forKey: change.key) != nil
+                Output.line("\(change.key): \(SecretKeys.shown(suite: suite, key: change.key, storedInClear: inClear))")
+            } else if let value = store.storedValue(forKey: change.key) {
                 let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
                 Output.line("\(change.key): \(ValueDisplay.line(shown))")
             } else if let declared = schema?[change.key] {

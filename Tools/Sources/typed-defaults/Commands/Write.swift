@@ -43,12 +43,13 @@ struct Write: ParsableCommand {
         // `--` ends the options, so that a value may start with a dash: it is no value itself.
         let ended = self.values.count > 1 && self.values[0] == "--"
         let values = ended ? Array(self.values.dropFirst()) : self.values
+        let store = try Suites.store(suite)
+        // Before anything that would repeat what was given: it may be the secret.
+        if SecretKeys.isSecret(key, of: store) { return try writeSecret(given: self.values) }
         // The values take what ArgumentParser does not know, so a misspelt option lands here.
         if !ended, let option = values.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ToolError.usage("unknown option '\(option)'; a value that starts with -- goes after --")
         }
-        let store = try Suites.store(suite)
-        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) { return try writeSecret(given: values) }
         guard !values.isEmpty || collection != nil else { throw ToolError.usage("write needs a value") }
         let schema = force ? nil : try Suites.schema(of: store)
         let declared = schema?[key]

@@ -16,6 +16,13 @@ enum SecretKeys {
         schema?[key]?.isSecret ?? false
     }
 
+    /// Whether the suite's schema declares `key` a secret; a schema that cannot be read declares
+    /// none here, and the command goes on as it would with no schema (`--force`, `delete`), or
+    /// reports it where it reads the schema itself.
+    static func isSecret(_ key: String, of store: DefaultsStore) -> Bool {
+        isSecret(key, in: try? store.publishedSchema())
+    }
+
     static func item(suite: String, key: String) -> KeyringItem {
         KeyringItem(service: suite, account: key)
     }
@@ -142,6 +149,11 @@ enum SecretKeys {
             guard line.count <= limit else { throw ToolError("the secret is over 1 MiB; nothing was written") }
         }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        // A terminal keeps a line of its own length (1,023 bytes on macOS, 4,095 on Linux) and
+        // drops what is typed beyond it: a secret that long may have been cut.
+        guard line.count < 1023 else {
+            throw ToolError("a secret of 1,023 bytes or more may be cut by the terminal; give it from a file: < FILE")
+        }
         return line
     }
 }

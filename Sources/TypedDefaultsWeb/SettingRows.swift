@@ -12,29 +12,30 @@
     struct SettingRows {
         let schema: DefaultsSchema?
         let values: [DefaultsStoredKey: DefaultsStoredValue]
-        /// Whether the keyring holds each secret the schema declares: `set`, `not set`, or why it
-        /// could not tell. The page shows this, never a secret's value.
-        var secrets: [DefaultsStoredKey: String] = [:]
+        /// Where the schema's secrets are kept: asked for a secret's row only, so that a keyring
+        /// that is slow to answer slows no other row.
+        let keyring: any Keyring
         /// The suite's name, which files its secrets in the keyring.
-        var suiteName = ""
+        let suiteName: String
 
-        /// Reads a suite's rows as they are now: its published schema, its stored values, and
-        /// whether `keyring` holds each secret.
+        /// Reads a suite's rows as they are now: its published schema and its stored values.
         static func reader(_ store: DefaultsStore, keyring: any Keyring) -> @Sendable () throws -> SettingRows {
             {
-                var rows = SettingRows(schema: try store.publishedSchema(), values: try store.storedValues())
-                // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
-                rows.suiteName = store.fileURL?.deletingPathExtension().lastPathComponent ?? rows.schema?.suite ?? ""
-                for secret in rows.schema?.keys ?? [] where secret.isSecret {
-                    let state: String
-                    do {
-                        state = try keyring.containsSecret(for: rows.item(secret.name)) ? "set" : "not set"
-                    } catch {
-                        state = "unknown: \(error)"
-                    }
-                    rows.secrets[DefaultsStoredKey(secret.name)] = state
-                }
-                return rows
+                let schema = try store.publishedSchema()
+                return SettingRows(
+                    schema: schema, values: try store.storedValues(), keyring: keyring,
+                    // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
+                    suiteName: store.fileURL?.deletingPathExtension().lastPathComponent ?? schema?.suite ?? "")
+            }
+        }
+
+        /// Whether the keyring holds the secret: `set`, `not set`, or why it could not tell. The
+        /// page shows this, never a secret's value.
+        func secretState(_ key: String) -> String {
+            do {
+                return try keyring.containsSecret(for: item(key)) ? "set" : "not set"
+            } catch {
+                return "unknown: \(error)"
             }
         }
 
@@ -82,7 +83,7 @@
                     ("key", text(key.name)), ("title", text(declared.title.isEmpty ? key.name : declared.title)),
                     ("info", text(declared.info)), ("type", text("secret")), ("control", text("secret")),
                     ("declared", "true"), ("reserved", "false"), ("stored", stored == nil ? "false" : "true"),
-                    ("value", "null"), ("secret", text(secrets[key] ?? "unknown")),
+                    ("value", "null"), ("secret", text(secretState(key.name))),
                 ]
                 return "{" + members.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"
             }

@@ -85,7 +85,8 @@
             for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield(": still here\n\n") }
         }
 
-        private func changed(_ key: String) {
+        /// Sends the key's row to every stream: a change of the suite, or of a secret in the keyring.
+        func changed(_ key: String) {
             guard let row = row(key) else { return }
             let event = "event: change\ndata: \(row)\n\n"
             for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield(event) }

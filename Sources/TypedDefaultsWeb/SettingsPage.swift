@@ -235,6 +235,7 @@
                     } catch {
                         return refusal(.serviceUnavailable, "the secret \(key) was not removed: \(error)")
                     }
+                    hub.changed(key)
                 }
                 try store.editStoredValues { $0[DefaultsStoredKey(key)] = nil }
                 return json(.ok, try rows().row(DefaultsStoredKey(key)))
@@ -250,6 +251,8 @@
             }
             do {
                 try keyring.setSecret(Data(secret.utf8), for: rows.item(key))
+                // The keyring tells no one: the other pages open on the suite hear it here.
+                hub.changed(key)
                 return json(.ok, try self.rows().row(DefaultsStoredKey(key)))
             } catch let error as KeyringError {
                 return refusal(.serviceUnavailable, "the secret \(key) was not stored: \(error)")

@@ -56,6 +56,13 @@ struct SecretRowTests {
         #expect(removed.status == 200 && removed.body.contains(#""secret":"not set""#), "\(removed.body)")
         #expect(try !daemon.keyring.containsSecret(for: item))
         #expect(try store.storedValues().isEmpty, "the copy in clear removed too")
+
+        // The keyring tells no one: the page's other viewers hear of a secret stored through it.
+        let told = try await server.event(containing: #""key":"apiToken""#) {
+            _ = try await server.send("PUT", "api/settings/apiToken", body: #"{"value": "again-\#(Self.secret)"}"#)
+        }
+        #expect(told?.contains(#""secret":"set""#) == true, "\(told ?? "no event")")
+        bodies.append(told ?? "")
         for body in bodies { #expect(!body.contains(Self.secret)) }
     }
 

@@ -29,15 +29,19 @@
     /// - ``watchValue(forKey:type:updatesHandler:)`` and ``watchSnapshot(updatesHandler:)`` give the
     ///   current value first, then every change the store hears of: a write in this process, another
     ///   process's (inotify, on Linux), another machine's (PostgreSQL's notifications). Nothing polls.
-    /// - A secret the suite's published schema declares (`@Secret`) is read from the keyring, when
-    ///   the provider is made and at each ``fetchValue(forKey:type:)``, and answered as a string
-    ///   marked `isSecret`; a keyring that cannot answer is reported, and the key has no value.
+    /// - A secret the suite's published schema declares (`@Secret`) is read from the keyring when
+    ///   the provider is made and at each ``fetchValue(forKey:type:)`` of it (which reads the schema
+    ///   again too, and tells its watchers of a change), and answered as a string marked
+    ///   `isSecret`; a keyring that cannot answer is reported, and the key has no value.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public final class DefaultsProvider: Sendable {
         /// The store the values come from.
         public let store: DefaultsStore
         public let providerName: String
-        let secrets: SecretsSpecifier<String, ConfigContent>
+        /// The keys whose values access logs and descriptions redact: those the program named, and
+        /// the secrets the schema declares.
+        var secrets: SecretsSpecifier<String, ConfigContent> { namedSecrets.including(keyringSecrets.keys) }
+        let namedSecrets: SecretsSpecifier<String, ConfigContent>
         /// The secrets the schema declares, from the keyring.
         let keyringSecrets: ProviderSecrets
         let state: Mutex<ProviderState>
@@ -62,8 +66,7 @@
             self.store = store
             keyringSecrets = ProviderSecrets(store: store, keyring: keyring)
             // A copy in clear the suite may still hold of a secret is redacted as the secret is.
-            self.secrets = secrets.including(Set(keyringSecrets.keys.map(\.name)))
-            keyringSecrets.refresh()
+            namedSecrets = secrets
             providerName =
                 "DefaultsProvider[\(name ?? store.fileURL?.deletingPathExtension().lastPathComponent ?? "store")]"
             observation = Mutex(nil)
@@ -135,7 +138,8 @@
             _ key: AbsoluteConfigKey, _ type: ConfigType, in values: [DefaultsStoredKey: DefaultsStoredValue]
         ) throws(DefaultsProviderTypeMismatch) -> LookupResult {
             let encodedKey = key.components.joined(separator: ".")
-            if let secret = try keyringSecrets.lookup(encodedKey, type) { return secret }
+            let isStored = values[DefaultsStoredKey(encodedKey)] != nil
+            if let secret = try keyringSecrets.lookup(encodedKey, type, isStored: isStored) { return secret }
             let content = try StoredValueLookup.content(of: key.components, as: type, in: values)
             return LookupResult(
                 encodedKey: encodedKey,
@@ -157,7 +161,13 @@
         /// watchers now: the store's own news of it may come later, and then finds nothing new.
         public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
             let since = state.withLock { $0.changeCount }
-            keyringSecrets.refresh()
+            keyringSecrets.readSchema()
+            if let secret = keyringSecrets.secretKey(key.components.joined(separator: ".")),
+                keyringSecrets.refresh(secret)
+            {
+                // The keyring tells no one: its watchers hear of it here.
+                deliver(state.withLock { $0.deliveries(afterChangeOf: [secret], provider: self) })
+            }
             store.refresh()
             let fetched = try store.storedValues()
             let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }

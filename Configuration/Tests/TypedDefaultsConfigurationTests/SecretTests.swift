@@ -47,29 +47,61 @@ struct ConfigurationTestAccount: SettingsCatalog {
             try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .int)
         }
 
-        // A new secret is seen at the next fetch; a removed one leaves the key without a value.
+        // A new secret is seen at the next fetch, which tells the key's watchers; a removed one
+        // leaves the key without a value.
+        let received = Received<String>()
+        let watching = Task {
+            try await provider.watchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string) { updates in
+                for await update in updates {
+                    if case .success(let result) = update, case .string(let text)? = result.value?.content {
+                        received.append(text)
+                        if text.hasPrefix("new-") { return }
+                    }
+                }
+            }
+        }
+        #expect(await eventually { received.all == [Self.secret] })
         try keyring.setSecret(Data("new-\(Self.secret)".utf8), for: KeyringItem(service: suite, account: "apiToken"))
         let fetched = try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
         #expect(fetched.value?.content == .string("new-\(Self.secret)"))
+        #expect(await eventually { received.all == [Self.secret, "new-\(Self.secret)"] })
+        try await watching.value
         try keyring.removeSecret(for: KeyringItem(service: suite, account: "apiToken"))
         #expect(try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value == nil)
     }
 
-    @Test func descriptionsNeverShowASecretNorItsCopyInClear() throws {
+    @Test(arguments: ["none", "dynamic"]) func descriptionsNeverShowASecretNorItsCopyInClear(named: String) throws {
         let keyring = MemoryKeyring()
         let (suite, store) = try published(keyring)
         try keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
-        try store.editStoredValues { $0["apiToken"] = .string("clear-\(Self.secret)") }
-        let provider = try DefaultsProvider(store: store, keyring: keyring)
+        // A copy in clear, as a dictionary whose members would answer `apiToken.a`.
+        try store.editStoredValues { $0["apiToken"] = .dictionary(["a": .string("clear-\(Self.secret)")]) }
+        let secrets: SecretsSpecifier<String, ConfigContent> =
+            named == "none" ? .none : .dynamic { key, _ in key == "x" }
+        let provider = try DefaultsProvider(store: store, secrets: secrets, keyring: keyring)
         var dumped = ""
         dump(provider, to: &dumped)
         for text in [provider.description, provider.debugDescription, dumped, "\(provider.snapshot())"] {
             #expect(!text.contains(Self.secret), "\(text)")
         }
+        // A member of a copy in clear under the secret's key is never answered.
+        #expect(try provider.value(forKey: AbsoluteConfigKey(["apiToken", "a"]), type: .string).value == nil)
         // The keyring's secret wins over the copy in clear.
         #expect(
             try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value?.content
                 == .string(Self.secret))
+    }
+
+    @Test func aSchemaPublishedAfterTheProviderWasMadeIsReadAtTheNextFetch() async throws {
+        let keyring = MemoryKeyring()
+        let (suite, store) = try Suites.make()
+        try store.editStoredValues { $0["apiToken"] = .string("clear-\(Self.secret)") }
+        let provider = try DefaultsProvider(store: store, keyring: keyring)
+        _ = try DefaultsSchema.publish(ConfigurationTestAccount(suite: suite, store: store, keyring: keyring))
+        try keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
+        let fetched = try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
+        #expect(fetched.value?.content == .string(Self.secret) && fetched.value?.isSecret == true)
+        #expect(!provider.debugDescription.contains(Self.secret))
     }
 
     @Test func aKeyringThatCannotAnswerIsReportedAndTheKeyHasNoValue() async throws {

@@ -142,6 +142,8 @@ struct SecretCommandTests {
         #expect(try fixture.daemon.keyring.containsSecret(for: fixture.item))
         #expect(try await fixture.run("delete", fixture.suite, "apiToken").status == 0)
         #expect(try !fixture.daemon.keyring.containsSecret(for: fixture.item))
+        let folder = try FileManager.default.contentsOfDirectory(atPath: Tool.folder.path)
+        #expect(!folder.contains { $0.hasPrefix(fixture.suite + ".plist") }, "no suite file, no lock file made")
         #expect(try await fixture.run("read", fixture.suite, "apiToken").output == "<secret: not set>\n")
     }
 

@@ -34,6 +34,8 @@ struct Delete: ParsableCommand {
     /// Removes a secret from the keyring, and any copy in clear the suite still holds.
     private func deleteSecret(_ key: String, _ store: DefaultsStore) throws {
         try SecretKeys.remove(suite: suite, key: key)
+        // Only a suite that holds a copy in clear is edited: one with only a schema gets no files.
+        guard try Suites.values(of: store)[DefaultsStoredKey(key)] != nil else { return }
         try Suites.edit(store) { $0[DefaultsStoredKey(key)] = nil }
     }
 }

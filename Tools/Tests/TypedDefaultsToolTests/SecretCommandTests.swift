@@ -134,6 +134,45 @@ struct SecretCommandTests {
         #expect(try fixture.store.storedValues()[DefaultsStoredKey("apiToken")] == nil)
     }
 
+    /// A schema that cannot be read may declare the key a secret: nothing writes it in the
+    /// suite, `--force` neither; deleting from the suite still works.
+    @Test func aSchemaThatCannotBeReadWritesNoSecretInTheSuite() async throws {
+        let fixture = try Fixture()
+        let schemaFile = Tool.folder.appendingPathComponent("\(fixture.suite).schema.json")
+        let key =
+            #"{"name": "apiToken", "swiftType": "String", "title": "", "info": "", "formattedDefault": "", "valueType": {"kind": "string"}, "secret": true}"#
+        let twice = #"{"format": "typed-defaults schema", "version": 1, "suite": "s", "keys": [\#(key), \#(key)]}"#
+        try Data(twice.utf8).write(to: schemaFile)
+        let file = Tool.folder.appendingPathComponent("\(fixture.suite).import.json")
+        try Data(#"{"apiToken": "\#(Self.secret)"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for arguments in [
+            ["write", "--force", fixture.suite, "apiToken", Self.secret],
+            ["import", fixture.suite, file.path, "--force"],
+        ] {
+            let result = try await Tool.run(arguments, environment: fixture.bus)
+            #expect(result.status == 1 && result.errors.contains("cannot be told"), "\(arguments[0]): \(result.errors)")
+        }
+        #expect(try fixture.store.storedValues().isEmpty)
+        #expect(try await fixture.run("write", "--force", fixture.suite, "other", "plain").status == 1)
+        try fixture.store.editStoredValues { $0[DefaultsStoredKey("plain")] = .string("x") }
+        #expect(try await fixture.run("delete", fixture.suite, "plain").status == 0)
+    }
+
+    @Test func watchLearnsOfASchemaPublishedWhileItRuns() async throws {
+        let daemon = try KeyringDaemon()
+        let (suite, store) = try Tool.suite()
+        try store.editStoredValues { $0[DefaultsStoredKey("server")] = .string("example.com") }
+        let watcher = try Tool.Running(["watch", suite], environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+        defer { watcher.stop() }
+        #expect(await watcher.wait { $0.errorText.contains("Watching") })
+        _ = try DefaultsSchema.publish(SecretTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        try store.editStoredValues { $0[DefaultsStoredKey("apiToken")] = .string("clear-\(Self.secret)") }
+        let line = "apiToken: <secret: not set; a copy in clear is in the suite>"
+        #expect(await watcher.wait { $0.lines.contains(line) }, "\(watcher.lines)")
+        #expect(!watcher.lines.joined().contains(Self.secret))
+    }
+
     @Test func deleteRemovesItFromTheKeyringAndResetIsRefused() async throws {
         let fixture = try Fixture()
         try fixture.daemon.keyring.setSecret(Data(Self.secret.utf8), for: fixture.item)
@@ -195,13 +234,21 @@ struct SecretCommandTests {
 
     /// The tool typed into at a terminal: it prompts on standard error, turns echo off while the
     /// secret is typed and on again after; Ctrl-C (SIGINT) in between turns it on again too.
-    enum Typing: CaseIterable { case typed, interrupted, tooLong }
+    enum Typing: CaseIterable { case typed, interrupted, tooLong, rawTerminal }
 
     /// A secret of 1,023 bytes or more is refused: a terminal's line may have cut it.
     @Test(arguments: Typing.allCases) func typingASecretAtATerminalEchoesNothing(_ typing: Typing) async throws {
         let fixture = try Fixture()
         let terminal = try Terminal()
         defer { terminal.end() }
+        if typing == .rawTerminal {
+            // As a program that ended without restoring its terminal leaves it: Enter sends \r.
+            var raw = termios()
+            tcgetattr(terminal.device, &raw)
+            cfmakeraw(&raw)
+            tcsetattr(terminal.device, TCSANOW, &raw)
+        }
+        let echoedBefore = terminal.echoes
         let process = Process()
         process.executableURL = Tool.executable
         process.arguments = ["write", fixture.suite, "apiToken"]
@@ -218,15 +265,16 @@ struct SecretCommandTests {
         if typing == .interrupted {
             kill(process.processIdentifier, SIGINT)
         } else {
-            _ = (typed + "\n").withCString { write(terminal.controller, $0, strlen($0)) }
+            let end = typing == .rawTerminal ? "\r" : "\n"
+            _ = (typed + end).withCString { write(terminal.controller, $0, strlen($0)) }
         }
         #expect(await WatchTests.eventually { !process.isRunning })
-        #expect(terminal.echoes, "echo is on again")
-        let status: Int32 = [.typed: 0, .interrupted: 128 + SIGINT, .tooLong: 1][typing]!
+        #expect(terminal.echoes == echoedBefore, "the terminal's echo as it was")
+        let status: Int32 = [.typed: 0, .interrupted: 128 + SIGINT, .tooLong: 1, .rawTerminal: 0][typing]!
         #expect(process.terminationStatus == status, "\(reader.text)")
         #expect(!terminal.shown().contains(typed), "the terminal never showed the secret")
         let stored = try fixture.daemon.keyring.secret(for: fixture.item)
-        #expect(stored == (typing == .typed ? Data(Self.secret.utf8) : nil))
+        #expect(stored == ([.typed, .rawTerminal].contains(typing) ? Data(Self.secret.utf8) : nil))
     }
 
     @Test func watchShowsTheSecretSetAndRemovedByAnotherProcess() async throws {

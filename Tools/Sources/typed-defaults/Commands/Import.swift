@@ -32,7 +32,7 @@ struct Import: ParsableCommand {
             throw ToolError(error.description)
         }
         // Even with --force: a secret is never written in the suite.
-        if let secret = imported.keys.sorted().first(where: { SecretKeys.isSecret($0.name, of: store) }) {
+        if let secret = try imported.keys.sorted().first(where: { try SecretKeys.isSecret($0.name, of: store) }) {
             throw SecretKeys.refusal(secret.name, "the file's value for it was not imported; nothing was written")
         }
         if !force, let schema = try Suites.schema(of: store) {

@@ -78,11 +78,13 @@ struct Read: ParsableCommand {
             Output.line(ExportFile.json(try printable(suite, store)))
             return
         }
-        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) {
-            throw ToolError(
-                "\(key) is a secret: its value is never printed; \(SecretKeys.shown(suite: suite, key: key))")
-        }
         let values = try Suites.values(of: store)
+        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) {
+            let inClear = values[DefaultsStoredKey(key)] != nil
+            throw ToolError(
+                "\(key) is a secret: its value is never printed; "
+                    + SecretKeys.shown(suite: suite, key: key, storedInClear: inClear))
+        }
         guard let value = try values[DefaultsStoredKey(key)] ?? Suites.schema(of: store)?[key]?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }

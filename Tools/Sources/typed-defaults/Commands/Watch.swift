@@ -28,8 +28,14 @@ struct Watch: ParsableCommand {
         let schema = try Suites.schema(of: store)
         // A suite that cannot be read is reported, and left as it is.
         _ = try Suites.values(of: store)
+        let secrets = SecretKeys.declared(in: schema).map(\.name).filter { keys.isEmpty || keys.contains($0) }
         let show: @Sendable (DefaultsKeyChange) -> Void = { change in
+            // The schema as it is now (a program may publish one while this runs); the last one
+            // read when it cannot be read, or is gone.
+            let schema = (try? store.publishedSchema()) ?? schema
             if SecretKeys.isSecret(change.key, in: schema) {
+                // Told by the keyring's polling, which sees a copy in clear too.
+                guard !secrets.contains(change.key) else { return }
                 // A copy in clear stored or removed under a secret's key: said, never shown.
                 let inClear = store.storedValue(forKey: change.key) != nil
                 Output.line("\(change.key): \(SecretKeys.shown(suite: suite, key: change.key, storedInClear: inClear))")
@@ -42,27 +48,25 @@ struct Watch: ParsableCommand {
                 Output.line("\(change.key): (removed)")
             }
         }
-        let secrets = SecretKeys.declared(in: schema).map(\.name).filter { keys.isEmpty || keys.contains($0) }
-        let watched = keys.filter { !secrets.contains($0) }
-        let observation =
-            keys.isEmpty ? store.observe(show) : watched.isEmpty ? nil : store.observe(keys: watched, show)
-        let polling = secrets.isEmpty ? nil : Self.poll(secrets, of: suite)
+        let observation = keys.isEmpty ? store.observe(show) : store.observe(keys: keys, show)
+        let polling = secrets.isEmpty ? nil : Self.poll(secrets, of: suite, store)
         Output.error("Watching \(suite); Ctrl-C stops.")
         withExtendedLifetime((observation, polling)) { dispatchMain() }
     }
 
-    /// Asks the keyring each second whether each secret is set, and prints a secret's line when
-    /// the answer changed; the answers before it returns are the state it starts from.
-    private static func poll(_ secrets: [String], of suite: String) -> any DispatchSourceTimer {
+    /// Asks the keyring each second whether each secret is set, and the suite whether it holds a
+    /// copy in clear, and prints a secret's line when that changed; the answers before it returns
+    /// are the state it starts from.
+    private static func poll(_ secrets: [String], of suite: String, _ store: DefaultsStore) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "typed-defaults.watch.secrets"))
+        let state = { (key: String) in
+            SecretKeys.shown(suite: suite, key: key, storedInClear: store.storedValue(forKey: key) != nil)
+        }
         // Touched here, then only by the handler, which runs on the timer's one serial queue.
-        nonisolated(unsafe) var last = Dictionary(
-            uniqueKeysWithValues: secrets.map {
-                ($0, SecretKeys.shown(suite: suite, key: $0))
-            })
+        nonisolated(unsafe) var last = Dictionary(uniqueKeysWithValues: secrets.map { ($0, state($0)) })
         timer.setEventHandler {
             for key in secrets {
-                let shown = SecretKeys.shown(suite: suite, key: key)
+                let shown = state(key)
                 if let before = last[key], before != shown { Output.line("\(key): \(shown)") }
                 last[key] = shown
             }

@@ -45,7 +45,7 @@ struct Write: ParsableCommand {
         let values = ended ? Array(self.values.dropFirst()) : self.values
         let store = try Suites.store(suite)
         // Before anything that would repeat what was given: it may be the secret.
-        if SecretKeys.isSecret(key, of: store) { return try writeSecret(given: self.values) }
+        if try SecretKeys.isSecret(key, of: store) { return try writeSecret(given: self.values) }
         // The values take what ArgumentParser does not know, so a misspelt option lands here.
         if !ended, let option = values.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ToolError.usage("unknown option '\(option)'; a value that starts with -- goes after --")

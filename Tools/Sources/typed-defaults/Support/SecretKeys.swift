@@ -16,11 +16,17 @@ enum SecretKeys {
         schema?[key]?.isSecret ?? false
     }
 
-    /// Whether the suite's schema declares `key` a secret; a schema that cannot be read declares
-    /// none here, and the command goes on as it would with no schema (`--force`, `delete`), or
-    /// reports it where it reads the schema itself.
-    static func isSecret(_ key: String, of store: DefaultsStore) -> Bool {
-        isSecret(key, in: try? store.publishedSchema())
+    /// Whether the suite's schema declares `key` a secret. A schema that cannot be read may
+    /// declare it one: a command that would write the key in the suite stops there, even with
+    /// `--force`, since it cannot tell.
+    static func isSecret(_ key: String, of store: DefaultsStore) throws -> Bool {
+        do {
+            return isSecret(key, in: try store.publishedSchema())
+        } catch {
+            throw ToolError(
+                "\(error); whether \(key) is a secret, which is never written in the suite, cannot be told: nothing "
+                    + "was written (the program publishes its schema again at launch)")
+        }
     }
 
     static func item(suite: String, key: String) -> KeyringItem {
@@ -127,7 +133,11 @@ enum SecretKeys {
         var previousHandlers: [(Int32, (@convention(c) (Int32) -> Void)?)] = []
         if hasTerminal {
             var quiet = savedTerminal
+            // Lines, as a terminal left raw by another program would not give: Enter ends the
+            // secret, Ctrl-C the tool.
             quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ICANON | ISIG)
+            quiet.c_iflag |= tcflag_t(ICRNL)
             for number in ending { previousHandlers.append((number, signal(number, restoreTerminalAndExit))) }
             sigemptyset(&endingSet)
             for number in ending { sigaddset(&endingSet, number) }

@@ -203,7 +203,8 @@
                 ]);
                 input.addEventListener("change", () => {
                     if (input.value === "") { return; }
-                    const payload = JSON.stringify({ value: input.value });
+                    // Marked a secret: the server refuses it should the key be a secret no longer.
+                    const payload = JSON.stringify({ value: input.value, secret: true });
                     input.value = "";
                     send(row.key, "PUT", payload, alert);
                 });

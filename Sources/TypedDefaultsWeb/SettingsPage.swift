@@ -25,7 +25,8 @@
     /// - `DELETE /api/settings/{key}`: back to the default;
     /// - a secret the schema declares (`@Secret`): its row says whether the keyring holds it, never
     ///   its value; `PUT` with `{"value": "…"}` stores a new one in the keyring (never the suite),
-    ///   `DELETE` removes it; 503 with `{"error": "…"}` when the keyring cannot;
+    ///   `DELETE` removes it; 503 with `{"error": "…"}` when the keyring cannot; a `PUT` with
+    ///   `"secret": true` of a key the schema no longer declares secret is 409, nothing stored;
     /// - a `PUT` or `DELETE` of a key the library keeps for itself (named `TypedDefaults.…`, as
     ///   `TypedDefaults.schemaVersion`): 403 with `{"error": "…"}`, nothing stored or removed;
     /// - `GET /api/events`: the rows that change, as server-sent events.
@@ -92,19 +93,35 @@
                 await answer(request) { asset(PageAssets.style, type: "text/css; charset=utf-8") }
             }
             router.get("api/settings") { request, _ in
-                await answer(request) { json(.ok, "{\"suite\":\(text(suiteName)),\"settings\":\(try rows().json())}") }
+                await answer(request) {
+                    try await Self.blocking {
+                        json(.ok, "{\"suite\":\(text(suiteName)),\"settings\":\(try rows().json())}")
+                    }
+                }
             }
             router.put("api/settings/:key") { request, context in
                 await answer(request, changing: true) {
                     var body = try await Self.body(of: request)
-                    return write(try Self.key(context), body: body.readString(length: body.readableBytes) ?? "")
+                    let (key, text) = (try Self.key(context), body.readString(length: body.readableBytes) ?? "")
+                    return try await Self.blocking { write(key, body: text) }
                 }
             }
             router.delete("api/settings/:key") { request, context in
-                await answer(request, changing: true) { reset(try Self.key(context)) }
+                await answer(request, changing: true) {
+                    let key = try Self.key(context)
+                    return try await Self.blocking { reset(key) }
+                }
             }
             router.get("api/events") { request, _ in
                 await answer(request, queryToken: request.uri.queryParameters.get("token")) { events(request) }
+            }
+        }
+
+        /// Runs `work`, which waits on the disk or the keyring (a keyring that hangs, up to its
+        /// timeout), on a thread of its own: not on one of the few that serve every request.
+        static func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
             }
         }
 
@@ -192,12 +209,14 @@
         private func write(_ key: String, body: String) -> Response {
             if let refused = refusingReserved(key) { return refused }
             let value: DefaultsStoredValue
+            var sentAsSecret = false
             do {
                 guard case .dictionary(let members) = try DefaultsStoredValue(json: body), let given = members["value"]
                 else {
                     return refusal(.badRequest, "the body must be {\"value\": …}")
                 }
                 value = given
+                sentAsSecret = members["secret"] == .boolean(true)
             } catch {
                 return refusal(.badRequest, "the body is not JSON: \(error)")
             }
@@ -205,6 +224,11 @@
                 let rows = try rows()
                 let declared = rows.schema?[key]
                 if let declared, declared.isSecret { return writeSecret(key, value, rows) }
+                // Typed into a secret's field of a page loaded before the schema changed: never
+                // written in the suite, where it would be in clear.
+                if sentAsSecret {
+                    return refusal(.conflict, "\(key) is no longer a secret the schema declares; reload the page")
+                }
                 if rows.schema != nil, declared == nil, rows.values[DefaultsStoredKey(key)] == nil {
                     return refusal(.unprocessableContent, "the schema declares no key \(key)")
                 }

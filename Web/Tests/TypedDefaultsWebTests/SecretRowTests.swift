@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TypedDefaults
 import TypedDefaultsSchema
@@ -80,6 +81,53 @@ struct SecretRowTests {
         #expect(refused.status == 503, "\(refused.body)")
         #expect(!refused.body.contains(Self.secret))
         #expect(try store.storedValues().isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aSecretsFieldOfAStalePageIsNeverWrittenInTheSuite() async throws {
+        let daemon = try KeyringDaemon()
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(SecretTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        let server = try await ServeTests.Server(
+            suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+        defer { server.stop() }
+        // As the field sends it, to a key the schema (since the page loaded) declares plain.
+        let refused = try await server.send("PUT", "api/settings/server", body: #"{"value": "x", "secret": true}"#)
+        #expect(refused.status == 409, "\(refused.body)")
+        #expect(try store.storedValues().isEmpty)
+    }
+
+    /// A keyring that never answers holds each secret's request until its timeout, on a thread of
+    /// its own: a request that needs no keyring is answered before them.
+    @Test(.timeLimit(.minutes(2))) func aHungKeyringHoldsNoOtherRequest() async throws {
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(SecretTestAccount(suite: suite, store: store, keyring: MemoryKeyring()))
+        let path = Serve.folder.appendingPathComponent("silent-\(UUID().uuidString.prefix(8))").path
+        let silent = try SilentSocket(path: path, backlog: 16)
+        defer { silent.close() }
+        let server = try await ServeTests.Server(
+            suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(path)"])
+        defer { server.stop() }
+        let finished = Received<String>()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    _ = try await server.send("GET", "api/settings")
+                    finished.append("get \(index)")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let written = try await server.send("PUT", "api/settings/server", body: #"{"value": "api.example.org"}"#)
+            finished.append("put \(written.status)")
+            try await group.waitForAll()
+        }
+        #expect(finished.all.first == "put 200", "\(finished.all)")
+    }
+
+    /// What finished, in order, from any task.
+    final class Received<Element: Sendable>: Sendable {
+        private let items = Mutex<[Element]>([])
+        func append(_ item: Element) { items.withLock { $0.append(item) } }
+        var all: [Element] { items.withLock { $0 } }
     }
 
     static func row(_ key: String, in body: String) throws -> [String: Any]? {

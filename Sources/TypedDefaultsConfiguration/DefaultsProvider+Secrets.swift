@@ -32,14 +32,19 @@
         /// The keys the schema declares secret.
         var keys: Set<String> { state.withLock { $0.keys } }
 
-        /// Reads which keys the schema declares secret; a schema that cannot be read is reported,
-        /// and the keys are those it last declared.
-        func readSchema() {
+        /// Reads which keys the schema declares secret, and returns those it did not before; a
+        /// schema that cannot be read is reported, and the keys are those it last declared.
+        @discardableResult
+        func readSchema() -> Set<String> {
             do {
-                let declared = try store.publishedSchema()?.keys.filter(\.isSecret).map(\.name) ?? []
-                state.withLock { $0.keys = Set(declared) }
+                let declared = Set(try store.publishedSchema()?.keys.filter(\.isSecret).map(\.name) ?? [])
+                return state.withLock { state in
+                    defer { state.keys = declared }
+                    return declared.subtracting(state.keys)
+                }
             } catch {
                 DefaultsError.handler(error)
+                return []
             }
         }
 

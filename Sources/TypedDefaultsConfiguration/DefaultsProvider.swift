@@ -161,12 +161,18 @@
         /// watchers now: the store's own news of it may come later, and then finds nothing new.
         public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
             let since = state.withLock { $0.changeCount }
-            keyringSecrets.readSchema()
+            // Secrets the schema declares since it was last read answer from the keyring now, in
+            // place of any copy in clear the suite holds: their watchers are told.
+            var changed = keyringSecrets.readSchema()
+            for secret in changed { keyringSecrets.refresh(secret) }
             if let secret = keyringSecrets.secretKey(key.components.joined(separator: ".")),
-                keyringSecrets.refresh(secret)
+                !changed.contains(secret), keyringSecrets.refresh(secret)
             {
                 // The keyring tells no one: its watchers hear of it here.
-                deliver(state.withLock { $0.deliveries(afterChangeOf: [secret], provider: self) })
+                changed.insert(secret)
+            }
+            if !changed.isEmpty {
+                deliver(state.withLock { $0.deliveries(afterChangeOf: Array(changed), provider: self) })
             }
             store.refresh()
             let fetched = try store.storedValues()

@@ -97,7 +97,22 @@ struct ConfigurationTestAccount: SettingsCatalog {
         let (suite, store) = try Suites.make()
         try store.editStoredValues { $0["apiToken"] = .string("clear-\(Self.secret)") }
         let provider = try DefaultsProvider(store: store, keyring: keyring)
+        let received = Received<ConfigContent?>()
+        let watching = Task {
+            try await provider.watchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string) { updates in
+                for await update in updates {
+                    received.append(try? update.get().value?.content)
+                    if received.all.count == 2 { return }
+                }
+            }
+        }
+        #expect(await eventually { received.all.count == 1 }, "the copy in clear, an ordinary value until then")
         _ = try DefaultsSchema.publish(ConfigurationTestAccount(suite: suite, store: store, keyring: keyring))
+        // A fetch of another key reads the schema too; the secret's watchers are told.
+        _ = try await provider.fetchValue(forKey: AbsoluteConfigKey(["server"]), type: .string)
+        #expect(await eventually { received.all.count == 2 })
+        #expect(received.all.last == .some(nil), "no secret in the keyring: no value, not the copy in clear")
+        try await watching.value
         try keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
         let fetched = try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
         #expect(fetched.value?.content == .string(Self.secret) && fetched.value?.isSecret == true)

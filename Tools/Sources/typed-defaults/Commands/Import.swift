@@ -32,10 +32,11 @@ struct Import: ParsableCommand {
             throw ToolError(error.description)
         }
         // Even with --force: a secret is never written in the suite.
-        if let secret = try imported.keys.sorted().first(where: { try SecretKeys.isSecret($0.name, of: store) }) {
+        let schema = try SecretKeys.schema(of: store, writing: "a key of the file")
+        if let secret = imported.keys.sorted().first(where: { SecretKeys.isSecret($0.name, in: schema) }) {
             throw SecretKeys.refusal(secret.name, "the file's value for it was not imported; nothing was written")
         }
-        if !force, let schema = try Suites.schema(of: store) {
+        if !force, let schema {
             for (key, value) in imported.sorted(by: { $0.key < $1.key }) {
                 if let problem = schema[key.name]?.problem(with: value) {
                     throw ToolError("cannot import \(key): \(problem); nothing was written")
@@ -63,20 +64,13 @@ struct Import: ParsableCommand {
                 throw ToolError("cannot read \(file): \(error.localizedDescription)")
             }
         }
-        var data = Data()
-        while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: 1 << 16)
-            } catch {
-                throw ToolError("cannot read \(file): \(error.localizedDescription)")
-            }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data += chunk
-            guard data.count <= Self.limit else {
-                throw ToolError(
-                    "cannot import \(file): it holds more than 64 MiB, more than a suite may; nothing was written")
-            }
+        do {
+            return try handle.readToEnd(within: Self.limit)
+        } catch .unreadable(let error) {
+            throw ToolError("cannot read \(file): \(error.localizedDescription)")
+        } catch .tooLarge {
+            throw ToolError(
+                "cannot import \(file): it holds more than 64 MiB, more than a suite may; nothing was written")
         }
     }
 }

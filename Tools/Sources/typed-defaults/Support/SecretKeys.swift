@@ -16,15 +16,20 @@ enum SecretKeys {
         schema?[key]?.isSecret ?? false
     }
 
-    /// Whether the suite's schema declares `key` a secret. A schema that cannot be read may
-    /// declare it one: a command that would write the key in the suite stops there, even with
-    /// `--force`, since it cannot tell.
+    /// Whether the suite's schema declares `key` a secret; see ``schema(of:writing:)``.
     static func isSecret(_ key: String, of store: DefaultsStore) throws -> Bool {
+        isSecret(key, in: try schema(of: store, writing: key))
+    }
+
+    /// The suite's schema, for a command that would write `what` in the suite. A schema that
+    /// cannot be read may declare it a secret: the command stops there, even with `--force`,
+    /// since it cannot tell.
+    static func schema(of store: DefaultsStore, writing what: String) throws -> DefaultsSchema? {
         do {
-            return isSecret(key, in: try store.publishedSchema())
+            return try store.publishedSchema()
         } catch {
             throw ToolError(
-                "\(error); whether \(key) is a secret, which is never written in the suite, cannot be told: nothing "
+                "\(error); whether \(what) is a secret, which is never written in the suite, cannot be told: nothing "
                     + "was written (the program publishes its schema again at launch)")
         }
     }
@@ -96,17 +101,13 @@ enum SecretKeys {
         if isatty(STDIN_FILENO) == 1 {
             data = try typed(prompt: "\(key) (not shown as you type): ")
         } else {
-            data = Data()
-            while true {
-                let chunk: Data?
-                do {
-                    chunk = try FileHandle.standardInput.read(upToCount: 1 << 16)
-                } catch {
-                    throw ToolError("cannot read standard input: \(error.localizedDescription); nothing was written")
-                }
-                guard let chunk, !chunk.isEmpty else { break }
-                data += chunk
-                guard data.count <= limit + 2 else { throw ToolError("the secret is over 1 MiB; nothing was written") }
+            do {
+                // A final line break besides.
+                data = try FileHandle.standardInput.readToEnd(within: limit + 2)
+            } catch .unreadable(let error) {
+                throw ToolError("cannot read standard input: \(error.localizedDescription); nothing was written")
+            } catch .tooLarge {
+                throw ToolError("the secret is over 1 MiB; nothing was written")
             }
             if data.last == UInt8(ascii: "\n") { data.removeLast() }
             if data.last == UInt8(ascii: "\r") { data.removeLast() }

@@ -277,11 +277,10 @@
                 try keyring.setSecret(Data(secret.utf8), for: rows.item(key))
                 // The keyring tells no one: the other pages open on the suite hear it here.
                 hub.changed(key)
-                return json(.ok, try self.rows().row(DefaultsStoredKey(key)))
-            } catch let error as KeyringError {
-                return refusal(.serviceUnavailable, "the secret \(key) was not stored: \(error)")
+                // The suite is as it was read: the row asks the keyring for its state.
+                return json(.ok, rows.row(DefaultsStoredKey(key)))
             } catch {
-                return refusal(.internalServerError, "\(error)")
+                return refusal(.serviceUnavailable, "the secret \(key) was not stored: \(error)")
             }
         }
 

@@ -51,7 +51,7 @@
         /// The secret `encodedKey` names, or is a member of: `apiToken`, and `apiToken.a` of a
         /// dictionary the suite holds in clear under it.
         func secretKey(_ encodedKey: String) -> String? {
-            keys.first { encodedKey == $0 || encodedKey.hasPrefix($0 + ".") }
+            keys.first { covers($0, encodedKey) }
         }
 
         /// Asks the keyring for the secret again; a failure is reported (`DefaultsError.readFailed`
@@ -91,11 +91,16 @@
         }
     }
 
+    /// Whether `encodedKey` is the secret `key`, or a member of a dictionary stored under it.
+    private func covers(_ key: String, _ encodedKey: String) -> Bool {
+        encodedKey == key || encodedKey.hasPrefix(key + ".")
+    }
+
     extension SecretsSpecifier where KeyType == String {
         /// What this names, and `keys` and their members besides.
         func including(_ keys: Set<String>) -> Self {
             guard !keys.isEmpty else { return self }
-            @Sendable func named(_ key: String) -> Bool { keys.contains { key == $0 || key.hasPrefix($0 + ".") } }
+            @Sendable func named(_ key: String) -> Bool { keys.contains { covers($0, key) } }
             switch self {
             case .all: return .all
             case .none: return .specific(keys)

@@ -24,7 +24,7 @@
         init(store: DefaultsStore, keyring: any Keyring) {
             (self.store, self.keyring) = (store, keyring)
             // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
-            service = store.fileURL?.deletingPathExtension().lastPathComponent ?? ""
+            service = store.suiteName ?? ""
             readSchema()
             for key in keys { refresh(key) }
         }

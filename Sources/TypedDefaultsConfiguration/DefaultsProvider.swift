@@ -3,6 +3,7 @@
     import Foundation
     import Synchronization
     public import TypedDefaults
+    import TypedDefaultsSchema
     public import TypedDefaultsSecrets
 
     /// A swift-configuration provider over a TypedDefaults store: settings a running server picks up
@@ -68,7 +69,7 @@
             // A copy in clear the suite may still hold of a secret is redacted as the secret is.
             namedSecrets = secrets
             providerName =
-                "DefaultsProvider[\(name ?? store.fileURL?.deletingPathExtension().lastPathComponent ?? "store")]"
+                "DefaultsProvider[\(name ?? store.suiteName ?? "store")]"
             observation = Mutex(nil)
             // Observing before reading, so that no change falls between the two.
             state = Mutex(ProviderState(values: [:]))

@@ -93,8 +93,9 @@ extension DefaultsStore {
         fileURL.map { $0.deletingPathExtension().appendingPathExtension("schema.json") }
     }
 
-    /// The suite's name, where the store manages its file.
-    var suiteName: String? {
+    /// The suite's name, where the store manages its file: what its schema, the page and the
+    /// keyring items of its secrets are named by.
+    package var suiteName: String? {
         fileURL.map { $0.deletingPathExtension().lastPathComponent }
     }
 }

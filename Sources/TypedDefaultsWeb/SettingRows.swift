@@ -25,7 +25,7 @@
                 return SettingRows(
                     schema: schema, values: try store.storedValues(), keyring: keyring,
                     // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
-                    suiteName: store.fileURL?.deletingPathExtension().lastPathComponent ?? schema?.suite ?? "")
+                    suiteName: store.suiteName ?? schema?.suite ?? "")
             }
         }
 

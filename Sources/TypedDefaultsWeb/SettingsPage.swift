@@ -164,7 +164,7 @@
         }
 
         private var suiteName: String {
-            store.fileURL?.deletingPathExtension().lastPathComponent ?? "suite"
+            store.suiteName ?? "suite"
         }
 
         // MARK: Handlers

@@ -51,6 +51,15 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case updateFailed(key: String, path: String, underlying: any Error)
     /// Two ``DefaultsKey``s with one name and different value types were used in one suite.
     case keyTypeConflict(key: String, types: [String])
+    /// A write would have taken the suite to `size` bytes, past the `limit` of its store's
+    /// ``DefaultsSizeLimit`` (on iOS and macOS, the most a preferences domain keeps): nothing was
+    /// written, and the value and the file are as they were. Keep large data in a file of its own
+    /// beside the suite, and its name or a small summary in the setting.
+    case sizeLimitExceeded(key: String, path: String, size: Int, limit: Int)
+    /// A write took the suite to `size` bytes, past its store's warning mark
+    /// (``DefaultsSizeLimit/warningBytes``), on its way to `limit`: it was written. Reported once
+    /// each time the suite grows past the mark.
+    case nearingSizeLimit(path: String, size: Int, limit: Int)
     /// A migration step threw: nothing it would have changed was written, the suite stays at
     /// the version before it (`version - 1`), and later steps did not run.
     case migrationFailed(version: Int, step: String, underlying: any Error)
@@ -59,9 +68,11 @@ public enum DefaultsError: Error, CustomStringConvertible {
     public var key: String? {
         switch self {
         case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
-            .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _):
+            .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _),
+            .sizeLimitExceeded(let key, _, _, _):
             key
-        case .invalidSuiteName, .corruptFile, .unparsableFile, .readFailed, .writeFailed, .migrationFailed:
+        case .invalidSuiteName, .corruptFile, .unparsableFile, .readFailed, .writeFailed, .migrationFailed,
+            .nearingSizeLimit:
             nil
         }
     }
@@ -92,6 +103,11 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "cannot write \(path): \(underlying); the changes are kept for the next flush"
         case .updateFailed(let key, let path, let underlying):
             "cannot update \"\(key)\" in \(path): \(underlying); the update was not stored, other changes are kept for the next flush"
+        case .sizeLimitExceeded(let key, let path, let size, let limit):
+            "writing \"\(key)\" would make \(path) \(size) bytes, past its limit of \(limit); nothing was written "
+                + "(keep large data in a file beside the suite)"
+        case .nearingSizeLimit(let path, let size, let limit):
+            "\(path) is \(size) bytes, nearing its limit of \(limit), past which writes are refused"
         case .migrationFailed(let version, let step, let underlying):
             "migration step \(version) (\(step)) failed, nothing of it was written: \(underlying)"
         }

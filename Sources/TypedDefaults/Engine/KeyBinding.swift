@@ -87,16 +87,20 @@
     /// Applies the rules, then encodes and stores `value`, or reports why it cannot be stored.
     /// Inlined, so the decode it caches is made where `Value` is concrete.
     @inlinable
-    func write(_ value: Value, in state: SuiteState, durability: Durability) {
+    func write(_ value: Value, in state: SuiteState, durability: Durability, sizeLimit: DefaultsSizeLimit) {
         let value = rules.isEmpty ? value : applyingRules(to: value)
-        store(value, decoded: CachedDecode(value), in: state, durability: durability)
+        store(value, decoded: CachedDecode(value), in: state, durability: durability, sizeLimit: sizeLimit)
     }
 
     /// Encodes and stores `value`, caching `decoded` as its decode.
     @usableFromInline
-    func store(_ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability) {
+    func store(
+        _ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability,
+        sizeLimit: DefaultsSizeLimit
+    ) {
         if _slowPath(state.mayBeIsolated), let copy = IsolatedSuites.copy(standingFor: state) {
-            return bound(to: copy).store(value, decoded: decoded, in: copy, durability: durability)
+            return bound(to: copy).store(
+                value, decoded: decoded, in: copy, durability: durability, sizeLimit: sizeLimit)
         }
         switch writing {
         case .value: break
@@ -115,7 +119,7 @@
         }
         switch Conversion.encodeNative(value, key: key) {
         case .success(let object):
-            state.write(object, caching: decoded, to: slot, durability: durability)
+            state.write(object, caching: decoded, to: slot, durability: durability, sizeLimit: sizeLimit)
         case .failure(let error):
             DefaultsError.report(error)
         }
@@ -149,7 +153,7 @@
         switch Conversion.encode(applyingRules(to: initialValue), key: key) {
         case .success(let object):
             // Atomic, so that of two first reads, in two threads or processes, one stores.
-            state.update(slot) { current in current ?? object }
+            state.update(slot, within: .none) { current in current ?? object }
             let stored = state.read(slot, as: Value.self)
             if case .missing = stored { state.initialValueNotStored(slot) }
             return stored
@@ -191,7 +195,7 @@
 
     /// Removes the stored value.
     func reset(in state: SuiteState, durability: Durability) {
-        state.write(nil, caching: nil, to: slot, durability: durability)
+        state.write(nil, caching: nil, to: slot, durability: durability, sizeLimit: .none)
     }
 
     /// Whether a value is stored under the key.
@@ -200,7 +204,7 @@
     }
 
     /// Changes the value atomically: see ``UserDefault/update(_:)``.
-    func update(in state: SuiteState, _ body: (inout Value) -> Void) {
+    func update(in state: SuiteState, within sizeLimit: DefaultsSizeLimit, _ body: (inout Value) -> Void) {
         // A type that would not read back is refused before anything is committed.
         if case .refused = writing {
             DefaultsError.report(NotANativeType.refusing(Value.DefaultsRepresentation.self, key: key))
@@ -209,7 +213,7 @@
         // Reported after the update: it runs under the suite's locks, which a handler might need.
         var problems: [DefaultsError] = []
         withoutActuallyEscaping(body) { body in
-            state.update(slot) { current in
+            state.update(slot, within: sizeLimit) { current in
                 var value = self.defaultSource.value
                 if let current {
                     switch Conversion.decode(current, as: Value.self, key: self.key) {

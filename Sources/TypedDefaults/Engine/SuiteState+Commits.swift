@@ -5,8 +5,11 @@ import Foundation
 extension SuiteState {
     /// Replaces the slot's object with what `transform` returns for the freshest stored object,
     /// atomically: under the backend's cross-process lock for a plist file. Called from inside
-    /// another update's `transform` on the same thread, it joins that update's commit.
-    func update(_ slot: KeySlot, _ transform: @escaping (StoredObject?) -> StoredObject?) {
+    /// another update's `transform` on the same thread, it joins that update's commit. An update
+    /// that would take the suite past `sizeLimit` stores nothing and is reported.
+    func update(
+        _ slot: KeySlot, within sizeLimit: DefaultsSizeLimit, _ transform: @escaping (StoredObject?) -> StoredObject?
+    ) {
         var after = AfterUnlock()
         defer { after.run() }
         if let transaction = joinableTransaction() {
@@ -28,15 +31,24 @@ extension SuiteState {
         let changes = takePending()
         var updated: StoredObject?
         var transaction: Transaction?
+        var warningDue: DefaultsError?
         do {
-            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) { edit in
+            let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true) {
+                edit throws(DefaultsError) in
                 let running = Transaction(edit: edit, retrying: transaction, changes: changes)
                 transaction = running
                 self.lock.withLock { self.transaction = running }
                 defer { self.lock.withLock { self.transaction = nil } }
                 updated = transform(edit[slot.key])
+                let verdict = Self.judgeUpdate(
+                    of: slot.key, to: updated, in: edit, within: sizeLimit, path: self.location)
+                switch verdict {
+                case .refused(let error): throw error
+                case .admitted(let warning): warningDue = warning
+                }
                 edit[slot.key] = updated
             }
+            after.report(warningDue)
             lock.withLock {
                 // This process's update first, so taking in the file does not mistake it for
                 // another process's change.

@@ -9,11 +9,12 @@ import Foundation
 // loading the suite on first use in SuiteState+Loading.swift; commits and retries in
 // SuiteState+Commits.swift; taking in other processes' changes in SuiteState+Reload.swift;
 // observers signing up in SuiteState+Observers.swift; updates that nest in Transaction.swift;
-// the pending changes, the commit retries and the load retries are types of their own
-// (PendingChanges.swift) whose state is private to them.
+// keeping a suite within its size limit in SuiteState+Size.swift; the pending changes, the
+// commit retries and the load retries are types of their own (PendingChanges.swift) whose state
+// is private to them.
 //
-// @unchecked Sendable is sound: `slots`, `stored`, `hasLoaded`, `pending`, `retries`, `loads`
-// and `transaction`, and every slot's fields, are only touched while holding `lock` (which is
+// @unchecked Sendable is sound: `slots`, `stored`, `sizeInBytes`, `hasLoaded`, `pending`,
+// `retries`, `loads` and `transaction`, and every slot's fields, are only touched while holding `lock` (which is
 // also why they skip Swift's dynamic exclusivity checks, measured at an eighth of a write); a
 // transaction's own fields only by the thread that runs it; `commits` serializes commits; the
 // backend and the observers are Sendable.
@@ -50,7 +51,13 @@ import Foundation
     let commits: CommitLock
     @exclusivity(unchecked) var slots: [DefaultsStoredKey: KeySlot] = [:]
     /// The backend's contents as last loaded or committed, for backends that load whole.
-    @exclusivity(unchecked) var stored: [DefaultsStoredKey: StoredObject]?
+    /// Taken in whole, they change the suite's size in ways no write counted.
+    @exclusivity(unchecked) var stored: [DefaultsStoredKey: StoredObject]? {
+        didSet { sizeInBytes = nil }
+    }
+    /// The suite's size as Apple platforms would store it, estimated, pending writes included;
+    /// `nil` until a write counts it (see SuiteState+Size.swift).
+    @exclusivity(unchecked) var sizeInBytes: Int?
     /// Whether the suite has been loaded, or taken in from a commit: set under `lock` and never
     /// cleared, which ``withLoadedLock(_:)`` relies on.
     @exclusivity(unchecked) var hasLoaded = false
@@ -264,8 +271,12 @@ import Foundation
     }
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
-    /// the change to become durable as `durability` says.
-    func write(_ object: StoredObject?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability) {
+    /// the change to become durable as `durability` says. A write that would take the suite past
+    /// `sizeLimit` changes nothing and is reported.
+    func write(
+        _ object: StoredObject?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability,
+        sizeLimit: DefaultsSizeLimit
+    ) {
         // A value the backend could never store is not written: its commit would fail for ever.
         if let refusal, let object, let problem = refusal(object, slot.key) {
             DefaultsError.report(problem)
@@ -274,7 +285,8 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = withLoadedLock {
-            change(slot, to: object, origin: .thisProcess, &after)
+            guard let growth = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
+            change(slot, to: object, origin: .thisProcess, sizeChange: growth, &after)
             if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
             markWritten(slot)
@@ -369,7 +381,8 @@ import Foundation
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
     /// `didSet` callbacks run once the lock is released.
     func change(
-        _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, _ after: inout AfterUnlock
+        _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: Int? = nil,
+        _ after: inout AfterUnlock
     ) {
         var hasObservers = !observers.isEmpty
         var callbacks = slot.liveCallbacks()
@@ -382,6 +395,13 @@ import Foundation
         // Loaded even with no one to tell: a refresh compares the backend with what was loaded.
         // The old object is copied only for someone to hear of it.
         let old = isHeard || !slot.isLoaded ? loadedObject(slot, &after) : nil
+        if let bytes = sizeInBytes {
+            sizeInBytes =
+                bytes
+                + (sizeChange
+                    ?? StoredObject.entrySize(slot.key, object)
+                    - StoredObject.entrySize(slot.key, slot.isLoaded ? slot.object : old))
+        }
         slot.object = object
         slot.isLoaded = true
         slot.generation &+= 1

@@ -15,7 +15,9 @@ extension DefaultsStore {
     @inlinable
     public subscript<Value>(key: DefaultsKey<Value>) -> Value {
         get { key.binding(in: ownState).read(in: ownState) }
-        nonmutating set { key.binding(in: ownState).write(newValue, in: ownState, durability: durability) }
+        nonmutating set {
+            key.binding(in: ownState).write(newValue, in: ownState, durability: durability, sizeLimit: sizeLimit)
+        }
     }
 
     /// The value of a typed key in its own store: the ``DefaultsKey/store`` it was declared
@@ -45,7 +47,7 @@ extension DefaultsStore {
     ///   - key: the typed key whose value changes.
     ///   - body: changes, in place, the freshest stored value (or the default); what it leaves is stored.
     public func update<Value>(_ key: DefaultsKey<Value>, _ body: (inout Value) -> Void) {
-        key.binding(in: state).update(in: state, body)
+        key.binding(in: state).update(in: state, within: sizeLimit, body)
     }
 
     /// Removes the keys' stored values, so their defaults show again.

@@ -52,7 +52,8 @@ extension DefaultsStore {
     ///
     /// - Throws: what `body` threw, or a ``DefaultsError``: the suite could not be read
     ///   (``DefaultsError/unparsableFile(path:underlying:)``, ``DefaultsError/readFailed(path:underlying:)``), a value nests too deeply to store (``DefaultsError/encodingFailed(key:underlying:)``),
-    ///   or the file could not be written.
+    ///   the edit would take the suite past the store's ``DefaultsSizeLimit``
+    ///   (``DefaultsError/sizeLimitExceeded(key:path:size:limit:)``: nothing is written), or the file could not be written.
     @discardableResult
     public func editStoredValues<Result>(_ body: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws -> Result)
         throws
@@ -61,8 +62,10 @@ extension DefaultsStore {
         try withoutActuallyEscaping(body) { body in
             var result: Result?
             var thrown: (any Error)?
+            var warning: DefaultsError?
             do {
                 try state.commitEdit(repairing: false) { edit throws(DefaultsError) in
+                    let before = sizeLimit.measures ? edit.contents : [:]
                     _ = try edit.editValues { values throws(DefaultsError) in
                         do {
                             result = try body(&values)
@@ -72,10 +75,12 @@ extension DefaultsStore {
                             throw .writeFailed(path: state.location, underlying: error)
                         }
                     }
+                    warning = try sizeLimit.check(edit, from: before, path: state.location)
                 }
             } catch {
                 throw thrown ?? error
             }
+            if let warning { DefaultsError.report(warning) }
             guard let result else {
                 throw thrown ?? DefaultsError.writeFailed(path: state.location, underlying: NoResult())
             }

@@ -25,13 +25,16 @@ public struct DefaultsStore: Sendable {
     @usableFromInline let ownState: SuiteState
     /// When writes through this store reach the disk.
     @usableFromInline let durability: Durability
+    /// How large writes through this store may make the suite.
+    @usableFromInline let sizeLimit: DefaultsSizeLimit
 
     /// The same for every store of one suite in this process: what tools group a suite's keys by.
     package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(ownState) }
 
-    init(state: SuiteState, durability: Durability) {
+    init(state: SuiteState, durability: Durability, sizeLimit: DefaultsSizeLimit = .standard) {
         ownState = state
         self.durability = durability
+        self.sizeLimit = sizeLimit
     }
 
     /// The state reads and writes use: the suite's own, or in a test isolated by the
@@ -167,7 +170,17 @@ public struct DefaultsStore: Sendable {
     /// @UserDefault("receipt", store: .standard.durability(.immediate)) var receipt = Data()
     /// ```
     public func durability(_ durability: Durability) -> DefaultsStore {
-        DefaultsStore(state: state, durability: durability)
+        DefaultsStore(state: state, durability: durability, sizeLimit: sizeLimit)
+    }
+
+    /// The same suite with writes through the store refused past `limit` (see
+    /// ``DefaultsSizeLimit``); every store has ``DefaultsSizeLimit/standard`` unless given another.
+    ///
+    /// ```swift
+    /// static let tv = DefaultsStore(suite: "com.example.tv").sizeLimit(.tvOS)
+    /// ```
+    public func sizeLimit(_ limit: DefaultsSizeLimit) -> DefaultsStore {
+        DefaultsStore(state: state, durability: durability, sizeLimit: limit)
     }
 
     /// Writes every change made in this process to disk now, and returns when they are there.

@@ -114,7 +114,9 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     public var wrappedValue: Value {
         get { handle.binding.read(in: handle.store.ownState) }
         nonmutating set {
-            handle.binding.write(newValue, in: handle.store.ownState, durability: handle.store.durability)
+            handle.binding.write(
+                newValue, in: handle.store.ownState, durability: handle.store.durability,
+                sizeLimit: handle.store.sizeLimit)
         }
     }
 
@@ -146,7 +148,9 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
         }
         @inline(__always) set {
             let handle = object[keyPath: storageKeyPath].handle
-            handle.binding.write(newValue, in: handle.store.ownState, durability: handle.store.durability)
+            handle.binding.write(
+                newValue, in: handle.store.ownState, durability: handle.store.durability,
+                sizeLimit: handle.store.sizeLimit)
         }
     }
 
@@ -222,7 +226,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// held past 5 s by a stopped process.
     public func update(_ body: (inout Value) -> Void) {
         let state = store.state
-        keyBinding.bound(to: state).update(in: state, body)
+        keyBinding.bound(to: state).update(in: state, within: store.sizeLimit, body)
     }
 }
 

@@ -129,14 +129,16 @@ struct CraftedFileTests {
     }
 
     /// Changes that would make the suite's file larger than a reader here reads are not
-    /// written: the flush fails with `writeFailed`, and the file stays as it was.
+    /// written: the flush fails with `writeFailed`, and the file stays as it was. (A store's
+    /// size limit refuses such a write before; a store without one reaches the flush.)
     @Test func aSuiteTooLargeToReadBackIsNotWritten() throws {
         let suite = try TestSuite()
-        suite.store[DefaultsKey<Int>("small", default: 0)] = 1
+        let store = suite.store.sizeLimit(.none)
+        store[DefaultsKey<Int>("small", default: 0)] = 1
         try suite.store.flush()
         let before = try Data(contentsOf: suite.plistURL)
         let huge = DefaultsKey<Data>("huge", default: Data())
-        suite.store[huge] = Data(count: FileBytes.limit)
+        store[huge] = Data(count: FileBytes.limit)
         #expect {
             try suite.store.flush()
         } throws: { error in

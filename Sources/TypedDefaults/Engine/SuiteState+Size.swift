@@ -1,0 +1,107 @@
+import Foundation
+
+/// Keeping a suite within its store's ``DefaultsSizeLimit``: the size a write would leave, known
+/// before the write is made, so that a write past the limit changes nothing.
+///
+/// The size is counted once (every entry's, from the slots and the loaded contents) and then
+/// kept as writes change it, in ``change(_:to:origin:sizeChange:_:)``; taking in contents whole
+/// (a load, another process's commit, this process's flush) forgets it, and the next write
+/// counts it again. So a write costs the estimate of its old and new objects, and a count of
+/// the whole suite comes at most once per commit, whose write of the file costs more.
+extension SuiteState {
+    /// The suite's size as this process sees it, pending writes included, counted when not
+    /// known. Under `lock`, the suite loaded.
+    func currentSize() -> Int {
+        if let bytes = sizeInBytes { return bytes }
+        var bytes = StoredObject.emptySuiteSize
+        for key in knownKeys() {
+            let object: StoredObject?
+            if let slot = slots[key], slot.isLoaded {
+                object = slot.object
+            } else {
+                object = stored.map { $0[key] } ?? backend.object(forKey: key)
+            }
+            bytes += StoredObject.entrySize(key, object)
+        }
+        sizeInBytes = bytes
+        return bytes
+    }
+
+    /// How much a write of `object` to `slot` changes the suite's size, or `nil` when `limit`
+    /// refuses it (reported through `after`); a crossing of the warning mark is reported too.
+    /// Under `lock`. A suite that could not be loaded has no known size and refuses nothing: its
+    /// writes are kept until it can be read.
+    func admit(
+        _ object: StoredObject?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
+    ) -> Int? {
+        guard loadSuite(&after) else { return 0 }
+        let old = loadedObject(slot, &after)
+        let growth = StoredObject.entrySize(slot.key, object) - StoredObject.entrySize(slot.key, old)
+        let before = currentSize()
+        switch limit.judge(from: before, to: before + growth, key: slot.key.name, path: location) {
+        case .refused(let error):
+            after.report(error)
+            return nil
+        case .admitted(let warning):
+            after.report(warning)
+            return growth
+        }
+    }
+
+    /// The verdict on an edit that sets `key` to `object` in `edit`, from the contents the edit
+    /// holds: for an atomic update, which commits under the backend's lock.
+    static func judgeUpdate(
+        of key: DefaultsStoredKey, to object: StoredObject?, in edit: SuiteEdit, within limit: DefaultsSizeLimit,
+        path: String
+    ) -> DefaultsSizeLimit.Verdict {
+        guard limit.measures else { return .admitted(warning: nil) }
+        let before = StoredObject.suiteSize(edit.contents)
+        let after = before - StoredObject.entrySize(key, edit[key]) + StoredObject.entrySize(key, object)
+        return limit.judge(from: before, to: after, key: key.name, path: path)
+    }
+}
+
+extension DefaultsSizeLimit {
+    /// Whether the limit refuses or reports anything, so that a change's size is worth counting.
+    var measures: Bool { bytes != nil || warningBytes != nil }
+
+    /// Throws when `edit` grew the suite from `before` past the limit, naming the key that grew
+    /// it most; returns the report due when it crossed the warning mark.
+    func check(
+        _ edit: SuiteEdit, from before: [DefaultsStoredKey: StoredObject], path: String
+    ) throws(DefaultsError) -> DefaultsError? {
+        guard measures else { return nil }
+        let after = edit.contents
+        let growth = { (key: DefaultsStoredKey) in
+            StoredObject.entrySize(key, after[key]) - StoredObject.entrySize(key, before[key])
+        }
+        guard let key = edit.changes.keys.max(by: { growth($0) < growth($1) }) else { return nil }
+        let verdict = judge(
+            from: StoredObject.suiteSize(before), to: StoredObject.suiteSize(after), key: key.name, path: path)
+        switch verdict {
+        case .refused(let error): throw error
+        case .admitted(let warning): return warning
+        }
+    }
+
+    /// Whether a change that takes a suite from `before` to `after` bytes may be made.
+    enum Verdict {
+        case refused(DefaultsError)
+        /// Made; with the report due when it crosses the warning mark.
+        case admitted(warning: DefaultsError?)
+    }
+
+    /// A change that makes the suite no larger is always made; one that grows it past
+    /// ``bytes`` is refused, one that takes it from below ``warningBytes`` to it or past it is
+    /// made and reported.
+    func judge(from before: Int, to after: Int, key: String, path: String) -> Verdict {
+        guard after > before else { return .admitted(warning: nil) }
+        if let bytes, after > bytes {
+            return .refused(.sizeLimitExceeded(key: key, path: path, size: after, limit: bytes))
+        }
+        if let warningBytes, before < warningBytes, after >= warningBytes {
+            return .admitted(warning: .nearingSizeLimit(path: path, size: after, limit: bytes ?? warningBytes))
+        }
+        return .admitted(warning: nil)
+    }
+}

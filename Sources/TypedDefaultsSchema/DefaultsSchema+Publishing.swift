@@ -21,7 +21,9 @@ extension DefaultsSchema {
     /// - Parameters:
     ///   - catalog: the settings to publish: every `Setting` and `UserDefault` stored in it, as
     ///     `SettingsCatalog.catalog` lists them.
-    ///   - keys: typed keys to publish besides, each beside its own suite; none unless given.
+    ///   - keys: typed keys to publish besides, each beside its own store's suite; a key declared
+    ///     without a store, beside the catalog's when all its settings share one (a model's
+    ///     `store:`), else beside the standard suite. None unless given.
     /// - Returns: The files written or found current.
     /// - Throws: `DefaultsError.writeFailed(path:underlying:)`; schemas of other suites may
     ///   have been written before it.
@@ -29,9 +31,11 @@ extension DefaultsSchema {
     public static func publish(_ catalog: some SettingsCatalog, keys: [DefaultsKeys] = []) throws(DefaultsError)
         -> [URL]
     {
-        try publish(
-            SettingsCatalogListing.schemaDeclarations(in: Mirror(reflecting: catalog))
-                + keys.compactMap(\.schemaDeclaration))
+        let settings = SettingsCatalogListing.schemaDeclarations(in: Mirror(reflecting: catalog))
+        // A key that names no store lives where the catalog's settings do, when they share one.
+        let stores = Set(settings.map(\.store.suiteIdentity))
+        let fallback = stores.count == 1 ? settings[0].store : .standard
+        return try publish(settings + keys.compactMap { $0.schemaDeclaration(storedIn: fallback) })
     }
 
     /// Publishes the schema of `keys`, beside the suite each lives in (the key's store, or the
@@ -42,7 +46,7 @@ extension DefaultsSchema {
     /// ```
     @discardableResult
     public static func publish(keys: [DefaultsKeys]) throws(DefaultsError) -> [URL] {
-        try publish(keys.compactMap(\.schemaDeclaration))
+        try publish(keys.compactMap { $0.schemaDeclaration(storedIn: .standard) })
     }
 
     private static func publish(_ declarations: [any SchemaDeclaration]) throws(DefaultsError) -> [URL] {

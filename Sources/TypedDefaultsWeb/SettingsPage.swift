@@ -244,6 +244,12 @@
                 if let problem = declared?.problem(with: checked) { return refusal(.unprocessableContent, problem) }
                 try store.editStoredValues { $0[DefaultsStoredKey(key)] = checked }
                 return json(.ok, try self.rows().row(DefaultsStoredKey(key)))
+            } catch let error as DefaultsError {
+                // Past the store's size limit: the server could not store it, and says why.
+                if case .sizeLimitExceeded = error {
+                    return refusal(.init(code: 507, reasonPhrase: "Insufficient Storage"), "\(error)")
+                }
+                return refusal(.internalServerError, "\(error)")
             } catch {
                 return refusal(.internalServerError, "\(error)")
             }

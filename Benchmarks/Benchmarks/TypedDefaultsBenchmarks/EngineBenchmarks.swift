@@ -59,6 +59,24 @@ enum EngineBenchmarks {
         }
     }
 
+    /// A suite of one counter and one `Data` value of `bytes`: what a suite near its size limit
+    /// costs to flush (the whole file is rewritten).
+    struct LargeSuite: BenchmarkFixture {
+        let suite: BenchmarkSuite
+        let store: DefaultsStore
+
+        init(bytes: Int) throws {
+            suite = try BenchmarkSuite("large\(bytes)")
+            store = suite.store.durability(.coalesced(within: .seconds(3600)))
+            UserDefault(wrappedValue: Data(), "archive", store: store).wrappedValue = Data(count: bytes)
+            try store.flush()
+        }
+
+        func remove() throws {
+            try suite.remove()
+        }
+    }
+
     /// A property with an observer that signals each delivery.
     struct Observed: BenchmarkFixture {
         let suite: BenchmarkSuite
@@ -84,6 +102,7 @@ enum EngineBenchmarks {
         registerFirstReads()
         registerObserverDelivery()
         registerFlushes()
+        registerLargeSuiteFlushes()
         registerInits()
         registerMillionWrites()
     }
@@ -179,6 +198,21 @@ enum EngineBenchmarks {
                 defaults.set(defaults.integer(forKey: "key.0") + 1, forKey: "key.0")
                 benchmark.startMeasurement()
                 defaults.synchronize()
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+
+    /// One changed counter flushed beside a value of 1 MiB and of just under 4 MiB, the most a
+    /// store takes by default: the cost that makes large data belong in a file of its own.
+    private static func registerLargeSuiteFlushes() {
+        for (label, bytes) in [("1 MiB", 1 << 20), ("4 MiB", (4 << 20) - 1024)] {
+            registerBenchmark("Flush of a \(label) suite", configuration: .single) {
+                try LargeSuite(bytes: bytes)
+            } body: { benchmark, fixture in
+                UserDefault(wrappedValue: 0, "counter", store: fixture.store).wrappedValue += 1
+                benchmark.startMeasurement()
+                try? fixture.store.flush()
                 benchmark.stopMeasurement()
             }
         }

@@ -182,7 +182,9 @@ public final class DefaultsKey<Value: DefaultsValueConvertible & Sendable>: Defa
         store.reset(self)
     }
 
-    override package var schemaDeclaration: (any SchemaDeclaration)? { typedSchemaDeclaration }
+    override package func schemaDeclaration(storedIn fallback: DefaultsStore) -> (any SchemaDeclaration)? {
+        typedSchemaDeclaration(storedIn: fallback)
+    }
 }
 
 extension DefaultsKey: DefaultsRuleChaining {}

@@ -42,8 +42,9 @@ public class DefaultsKeys: Hashable, @unchecked Sendable {
     /// Resets the key in `store`, whatever its value type.
     func reset(in store: DefaultsStore) {}
 
-    /// What the key declares for a published schema; each ``DefaultsKey`` overrides it.
-    package var schemaDeclaration: (any SchemaDeclaration)? { nil }
+    /// What the key declares for a published schema, in its own store or, when it names none,
+    /// in `fallback`; each ``DefaultsKey`` overrides it.
+    package func schemaDeclaration(storedIn fallback: DefaultsStore) -> (any SchemaDeclaration)? { nil }
 
     /// Keys are equal when they name the same stored key, scalar for scalar (so
     /// `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as in the suite), in the same store.

@@ -72,8 +72,8 @@ extension Setting {
 }
 
 extension DefaultsKey {
-    var typedSchemaDeclaration: any SchemaDeclaration {
-        let store = self.store ?? .standard
+    func typedSchemaDeclaration(storedIn fallback: DefaultsStore) -> any SchemaDeclaration {
+        let store = self.store ?? fallback
         let fixedDefault = defaultSource.fixedValue.map { binding(in: store.state).applyingRules(to: $0) }
         return DeclaredKey(
             name: name, defaultValue: fixedDefault,

@@ -196,6 +196,22 @@ final class SchemaColor: NSObject, NSSecureCoding, DefaultsValueConvertible, @un
         #expect(try DefaultsStore.inMemory().publishedSchema() == nil)
     }
 
+    /// A typed key declared without a store, published with a catalog whose settings live in one
+    /// store (a model's `store:`), is listed in that store's schema, not the standard suite's;
+    /// a key that names its store keeps it.
+    @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
+    func aKeyWithoutAStoreIsPublishedBesideTheCatalogsStore() throws {
+        let (suite, other) = (try TestSuite(), try TestSuite())
+        let volume = DefaultsKey<Double>("volume.level", default: 0.5)
+        let elsewhere = DefaultsKey<Int>("elsewhere", default: 0, store: other.store)
+        let written = try DefaultsSchema.publish(Catalog(store: suite.store), keys: [volume, elsewhere])
+        defer { written.forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(written.count == 2)
+        #expect(try suite.store.publishedSchema()?["volume.level"]?.defaultValue == .real(0.5))
+        #expect(try other.store.publishedSchema()?.keys.map(\.name) == ["elsewhere"])
+        #expect(try DefaultsStore.standard.publishedSchema()?["volume.level"] == nil)
+    }
+
     @Test(.plistFilesOnly("schemas are published beside the suite's plist file"))
     func valuesAreCheckedAgainstTheStoredTypeAndRange() throws {
         let suite = try TestSuite()

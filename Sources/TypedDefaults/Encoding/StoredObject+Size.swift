@@ -11,7 +11,28 @@ extension StoredObject {
     /// What an entry of a suite adds to it: its key and its value.
     static func entrySize(_ key: DefaultsStoredKey, _ object: StoredObject?) -> Int {
         guard let object else { return 0 }
-        return 8 + stringBytes(key.name) + size(of: object.object)
+        return keySize(key) + size(of: object.object)
+    }
+
+    /// How much a suite's size changes when `key` goes from `old` to `new`: a key kept costs
+    /// nothing more, so only a key added or removed counts its own bytes.
+    static func sizeChange(_ key: DefaultsStoredKey, from old: StoredObject?, to new: StoredObject?) -> Int {
+        sizeChange(key, from: old.map { size(of: $0.object) }, to: new.map { size(of: $0.object) })
+    }
+
+    /// ``sizeChange(_:from:to:)`` from the sizes of the values, `nil` for none.
+    static func sizeChange(_ key: DefaultsStoredKey, from old: Int?, to new: Int?) -> Int {
+        switch (old, new) {
+        case (nil, nil): 0
+        case (let old?, let new?): new - old
+        case (nil, let new?): keySize(key) + new
+        case (let old?, nil): -(keySize(key) + old)
+        }
+    }
+
+    /// A key's bytes, as a string object of the suite.
+    private static func keySize(_ key: DefaultsStoredKey) -> Int {
+        8 + stringBytes(key.name)
     }
 
     /// The estimated size of a suite holding `contents`.
@@ -19,28 +40,36 @@ extension StoredObject {
         contents.reduce(emptySuiteSize) { $0 + entrySize($1.key, $1.value) }
     }
 
-    /// The bytes `object` takes, with everything in it. The value's type is compared first, as a
-    /// cast of a Swift value to a Foundation type bridges it.
+    /// The bytes `object` takes, with everything in it.
     static func size(of object: Any) -> Int {
+        func opened<Object>(_ object: Object) -> Int { size(ofOpened: object) }
+        return _openExistential(object, do: opened)
+    }
+
+    /// ``size(of:)`` with the object's own type: the common scalars are told by their type alone,
+    /// with no dynamic cast (each one, from `Any`, costs hundreds of instructions on every
+    /// write: a cast looks for a bridging conformance).
+    private static func size<Object>(ofOpened object: Object) -> Int {
         let overhead = 8
-        let kind = type(of: object)
-        if kind == Int.self || kind == Int64.self, let value = object as? Int64 ?? (object as? Int).map(Int64.init) {
-            return overhead + 1 + (value < 0 ? 8 : byteCount(UInt64(value)))
+        // Each bit cast is of a value whose type was just found to be the target's.
+        if Object.self == Int.self { return overhead + 1 + integerBytes(Int64(unsafeBitCast(object, to: Int.self))) }
+        if Object.self == Bool.self { return overhead + 1 }
+        if Object.self == Double.self || Object.self == Float.self || Object.self == Date.self { return overhead + 9 }
+        if Object.self == String.self { return overhead + stringBytes(unsafeBitCast(object, to: String.self)) }
+        if Object.self == Data.self {
+            let data = unsafeBitCast(object, to: Data.self)
+            return overhead + marker(data.count) + data.count
         }
-        if kind == Bool.self { return overhead + 1 }
-        if kind == Double.self || kind == Float.self || kind == Date.self { return overhead + 9 }
-        if kind == UInt64.self { return overhead + 17 }
-        if kind == String.self, let string = object as? String { return overhead + stringBytes(string) }
-        if let data = object as? Data { return overhead + marker(data.count) + data.count }
         if let number = StoredObject.number(object) {
             switch number {
             case .bool: return overhead + 1
-            case .signed(let value): return overhead + 1 + (value < 0 ? 8 : byteCount(UInt64(value)))
+            case .signed(let value): return overhead + 1 + integerBytes(value)
             case .unsigned: return overhead + 17
             case .floating: return overhead + 9
             }
         }
         if let string = object as? String { return overhead + stringBytes(string) }
+        if let data = object as? Data { return overhead + marker(data.count) + data.count }
         if object is Date { return overhead + 9 }
         if let entries = exactEntries(object) {
             return entries.reduce(overhead + marker(entries.count)) { total, entry in
@@ -52,6 +81,11 @@ extension StoredObject {
         }
         // Not a property-list object: the engine never stores one; count it as an empty one.
         return overhead + 1
+    }
+
+    /// An integer's bytes after its marker: 8 for a negative one, as readers expect.
+    private static func integerBytes(_ value: Int64) -> Int {
+        value < 0 ? 8 : byteCount(UInt64(value))
     }
 
     /// A string's bytes with their marker, without the overhead: ASCII takes a byte a

@@ -15,6 +15,9 @@
     @exclusivity(unchecked) var isLoaded = false
     /// The stored object, `nil` when nothing is stored.
     @exclusivity(unchecked) var object: StoredObject?
+    /// The estimated size of `object`'s value, where a write measured it: what the suite's size
+    /// loses when the next write replaces it (see SuiteState+Size.swift). `nil` when not known.
+    @exclusivity(unchecked) var objectSize: Int?
     /// What the backend held under the key when it was first written here since the last
     /// commit (`.some(nil)`: nothing), so an explicit refresh can tell a later outside write.
     /// `nil` when no write is pending, or the backend was not loaded at the write.

@@ -114,6 +114,7 @@ extension SuiteState {
             if StoredObject.same(old, current) { continue }
             let slot = slotLocked(for: key)
             slot.object = old
+            slot.objectSize = nil
             slot.isLoaded = true
             change(slot, to: current, origin: origin, &after)
         }

@@ -27,16 +27,19 @@ extension SuiteState {
         return bytes
     }
 
-    /// How much a write of `object` to `slot` changes the suite's size, or `nil` when `limit`
-    /// refuses it (reported through `after`); a crossing of the warning mark is reported too.
-    /// Under `lock`. A suite that could not be loaded has no known size and refuses nothing: its
-    /// writes are kept until it can be read.
+    /// How much a write of `object` to `slot` changes the suite's size, and the size of
+    /// `object`'s value, or `nil` when `limit` refuses it (reported through `after`); a crossing
+    /// of the warning mark is reported too. Under `lock`. A suite that could not be loaded has no
+    /// known size and refuses nothing: its writes are kept until it can be read.
     func admit(
         _ object: StoredObject?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
-    ) -> Int? {
-        guard loadSuite(&after) else { return 0 }
-        let old = loadedObject(slot, &after)
-        let growth = StoredObject.entrySize(slot.key, object) - StoredObject.entrySize(slot.key, old)
+    ) -> SizeChange? {
+        guard loadSuite(&after) else { return SizeChange(growth: 0, objectSize: nil) }
+        if !slot.isLoaded { _ = loadedObject(slot, &after) }
+        var oldSize = slot.objectSize
+        if oldSize == nil, let old = slot.object { oldSize = StoredObject.size(of: old.object) }
+        let newSize = object.map { StoredObject.size(of: $0.object) }
+        let growth = StoredObject.sizeChange(slot.key, from: oldSize, to: newSize)
         let before = currentSize()
         switch limit.judge(from: before, to: before + growth, key: slot.key.name, path: location) {
         case .refused(let error):
@@ -44,8 +47,14 @@ extension SuiteState {
             return nil
         case .admitted(let warning):
             after.report(warning)
-            return growth
+            return SizeChange(growth: growth, objectSize: newSize)
         }
+    }
+
+    /// What a write admitted changes: the suite's size, and the size of the slot's new value.
+    struct SizeChange {
+        var growth: Int
+        var objectSize: Int?
     }
 
     /// The verdict on an edit that sets `key` to `object` in `edit`, from the contents the edit
@@ -56,7 +65,7 @@ extension SuiteState {
     ) -> DefaultsSizeLimit.Verdict {
         guard limit.measures else { return .admitted(warning: nil) }
         let before = StoredObject.suiteSize(edit.contents)
-        let after = before - StoredObject.entrySize(key, edit[key]) + StoredObject.entrySize(key, object)
+        let after = before + StoredObject.sizeChange(key, from: edit[key], to: object)
         return limit.judge(from: before, to: after, key: key.name, path: path)
     }
 }
@@ -72,9 +81,7 @@ extension DefaultsSizeLimit {
     ) throws(DefaultsError) -> DefaultsError? {
         guard measures else { return nil }
         let after = edit.contents
-        let growth = { (key: DefaultsStoredKey) in
-            StoredObject.entrySize(key, after[key]) - StoredObject.entrySize(key, before[key])
-        }
+        let growth = { (key: DefaultsStoredKey) in StoredObject.sizeChange(key, from: before[key], to: after[key]) }
         guard let key = edit.changes.keys.max(by: { growth($0) < growth($1) }) else { return nil }
         let verdict = judge(
             from: StoredObject.suiteSize(before), to: StoredObject.suiteSize(after), key: key.name, path: path)

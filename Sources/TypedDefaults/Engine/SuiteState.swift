@@ -285,8 +285,8 @@ import Foundation
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = withLoadedLock {
-            guard let growth = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
-            change(slot, to: object, origin: .thisProcess, sizeChange: growth, &after)
+            guard let size = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
+            change(slot, to: object, origin: .thisProcess, sizeChange: size, &after)
             if object != nil, let decoded { slot.cache(decoded) }
             backend.writeThrough(key: slot.key, object: object)
             markWritten(slot)
@@ -367,6 +367,7 @@ import Foundation
         if !slot.isLoaded {
             guard loadSuite(&after) else { return nil }
             slot.object = stored.map { $0[slot.key] } ?? backend.object(forKey: slot.key)
+            slot.objectSize = nil
             slot.isLoaded = true
         }
         return slot.object
@@ -381,7 +382,7 @@ import Foundation
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
     /// `didSet` callbacks run once the lock is released.
     func change(
-        _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: Int? = nil,
+        _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: SizeChange? = nil,
         _ after: inout AfterUnlock
     ) {
         var hasObservers = !observers.isEmpty
@@ -397,12 +398,10 @@ import Foundation
         let old = isHeard || !slot.isLoaded ? loadedObject(slot, &after) : nil
         if let bytes = sizeInBytes {
             sizeInBytes =
-                bytes
-                + (sizeChange
-                    ?? StoredObject.entrySize(slot.key, object)
-                    - StoredObject.entrySize(slot.key, slot.isLoaded ? slot.object : old))
+                bytes + (sizeChange?.growth ?? StoredObject.sizeChange(slot.key, from: slot.object, to: object))
         }
         slot.object = object
+        slot.objectSize = sizeChange?.objectSize
         slot.isLoaded = true
         slot.generation &+= 1
         slot.initialValueNotStored = false

@@ -36,7 +36,8 @@ extension stat {
 }
 
 /// sys/signal.h: `union __sigaction_u`, a handler's two forms; only the plain one is declared.
-public struct __sigaction_u {
+/// A C union whose members are all `Sendable` is imported as `Sendable`, as Glibc's are here.
+public struct __sigaction_u: Sendable {
     /// `void (*__sa_handler)(int)`, imported as an implicitly unwrapped optional.
     public var __sa_handler: (@convention(c) (Int32) -> Void)!
 

@@ -1,6 +1,7 @@
 // Stands in for Apple's Darwin module (its C library): Linux's C library, plus the declarations
 // of Darwin's that the library's Darwin branches use and Glibc lacks or declares otherwise. A
-// declaration here shadows Glibc's of the same name, as Darwin's own would. Each follows the
+// declaration here of a name Glibc also declares, with the same type, hides Glibc's; with
+// another type (`SOCK_STREAM`), both are seen and the use's type picks one. Each follows the
 // header it names as Swift imports it; the functions have no body, as this module is compiled,
 // never linked.
 @_exported import Glibc
@@ -53,3 +54,22 @@ extension sigaction {
         set { __sigaction_handler.sa_handler = newValue.__sa_handler }
     }
 }
+
+// Names Glibc has and Darwin lacks, which the library's Linux branches use: declared here with
+// Glibc's types, so that they hide Glibc's, and unavailable, so that a use outside those
+// branches fails to compile here as it does on Apple platforms.
+
+/// Darwin's sys/socket.h has no `MSG_NOSIGNAL` (its socket option `SO_NOSIGPIPE` does that).
+@available(*, unavailable, message: "Darwin's sys/socket.h has no MSG_NOSIGNAL")
+public var MSG_NOSIGNAL: Int { 0 }
+
+/// Darwin's sys/socket.h has no `SOCK_CLOEXEC`.
+@available(*, unavailable, message: "Darwin's sys/socket.h has no SOCK_CLOEXEC")
+public var SOCK_CLOEXEC: __socket_type { Glibc.SOCK_CLOEXEC }
+
+/// Darwin's pthread.h has no `pthread_condattr_setclock`: its condition variables wait by the
+/// wall clock.
+@available(*, unavailable, message: "Darwin's pthread.h has no pthread_condattr_setclock")
+@_silgen_name("pthread_condattr_setclock")
+public func pthread_condattr_setclock(_ attributes: UnsafeMutablePointer<pthread_condattr_t>, _ clock: clockid_t)
+    -> Int32

@@ -1,9 +1,9 @@
 // Stands in for Apple's Darwin module (its C library): Linux's C library, plus the declarations
 // of Darwin's that the library's Darwin branches use and Glibc lacks or declares otherwise. A
-// declaration here of a name Glibc also declares, with the same type, hides Glibc's; with
-// another type (`SOCK_STREAM`), both are seen and the use's type picks one. Each follows the
-// header it names as Swift imports it; the functions have no body, as this module is compiled,
-// never linked.
+// declaration here of a name Glibc also declares, with the same type, hides Glibc's in a file
+// that does not import Glibc itself; with another type (`SOCK_STREAM`), both are seen and the
+// use's type picks one. Each follows the header it names as Swift imports it; the functions
+// have no body, as this module is compiled, never linked.
 @_exported import Glibc
 
 /// MacTypes.h: `typedef SInt32 OSStatus`, the result code of the Security framework's calls.

@@ -1,9 +1,9 @@
 #if canImport(SwiftUI)
     import SwiftUI
 
-    // Untested in this repository: it builds only where SwiftUI exists (Apple platforms), and CI
-    // runs on Linux. Everything it relies on is tested there: `ObservableDefault` and the
-    // observation of `@UserDefault` properties (ObservableModelTests).
+    // Never run in this repository: CI runs on Linux, where it is compiled against a stand-in
+    // for SwiftUI (AppleBranches/). Everything it relies on is tested there: `ObservableDefault`
+    // and the observation of `@UserDefault` properties (ObservableModelTests).
 
     /// A stored value in a SwiftUI view, as `@AppStorage` is, sharing the store and cache of
     /// every other handle of the key.

@@ -6,7 +6,9 @@ extension UserDefaults {
     /// corelibs announces nothing; there a store rereads when asked to.
     func onAnnouncedChange(_ handler: @escaping @Sendable () -> Void) {
         #if canImport(Darwin)
-            NotificationCenter.default.addObserver(
+            // The center keeps the observer, and so the handler, for the life of the process, as
+            // long as the registry keeps the state it reloads: its token is never needed.
+            _ = NotificationCenter.default.addObserver(
                 forName: UserDefaults.didChangeNotification, object: self, queue: nil
             ) {
                 _ in handler()

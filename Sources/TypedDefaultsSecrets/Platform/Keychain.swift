@@ -3,8 +3,9 @@
     import Security
 
     /// The Keychain's generic passwords, one per item: `kSecAttrService` the program,
-    /// `kSecAttrAccount` the key. No CI here compiles this file (it builds on Apple platforms
-    /// only); its calls are the Keychain's documented ones, unchanged since macOS 10.6.
+    /// `kSecAttrAccount` the key. No CI here runs this file: CI compiles it on Linux against a
+    /// stand-in for Security (AppleBranches/); its calls are the Keychain's documented ones,
+    /// unchanged since macOS 10.6.
     struct Keychain: Keyring {
         private static func query(_ item: KeyringItem) -> [String: Any] {
             [

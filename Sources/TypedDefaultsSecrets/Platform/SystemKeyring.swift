@@ -1,8 +1,8 @@
 import Foundation
 
 /// The system's secret store: on Linux the freedesktop Secret Service over the session bus
-/// (GNOME Keyring, KeePassXC, KWallet); on Apple platforms the Keychain, whose code no CI here
-/// compiles.
+/// (GNOME Keyring, KeePassXC, KWallet); on Apple platforms the Keychain, whose code CI here
+/// compiles against a stand-in for Security and never runs.
 public struct SystemKeyring: Keyring {
     /// How long one operation may take before it fails with ``KeyringError/timedOut``.
     public var timeout: Duration

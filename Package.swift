@@ -88,12 +88,14 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Web"])),
             ]
         ),
-        // The macro's declarations: without the trait, none (a macro declared without its plugin
-        // is a warning), so `@ObservableSettings` is an unknown attribute.
+        // The macro's declarations: without the trait, no macro (a macro declared without its
+        // plugin is a warning), and `@ObservableSettings` is a name that says the trait is needed.
+        // A model's secrets are TypedDefaultsSecrets', which needs no other package.
         .target(
             name: "TypedDefaultsMacros",
             dependencies: [
-                "TypedDefaults", .target(name: "TypedDefaultsMacrosPlugin", condition: .when(traits: ["Macros"])),
+                "TypedDefaults", "TypedDefaultsSecrets",
+                .target(name: "TypedDefaultsMacrosPlugin", condition: .when(traits: ["Macros"])),
             ]
         ),
         // The macro's expansion, run by the compiler. Its files are compiled by the Macros

@@ -39,7 +39,11 @@ let package = Package(
         // Writes and reads a model's settings in another process, for the tests that cross one.
         .executableTarget(name: "macro-probe", dependencies: testDependencies.dropLast()),
         // Swift 6, strict concurrency.
-        .testTarget(name: "Swift6Tests", dependencies: testDependencies + ["macro-probe"]),
+        .testTarget(
+            name: "Swift6Tests",
+            dependencies: testDependencies + [
+                "macro-probe", .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
+            ]),
         // What Xcode 26's new app templates build with: main-actor isolation by default, and the
         // approachable-concurrency features.
         .testTarget(

@@ -1,6 +1,7 @@
 #if Macros
     @_exported import Observation
     @_exported import TypedDefaults
+    @_exported import TypedDefaultsSecrets
 
     /// Makes a class's stored properties settings: each `var` with a default is kept in `store`
     /// under its name (after `prefix`), and the class is `Observable`.
@@ -15,6 +16,7 @@
     ///     @SettingKey(.volume) var volume: Double        // a typed key's default, rules and callbacks
     ///     @SettingInfo(title: "Font size", range: 8...72, step: 2) var fontSize = 12
     ///     @SettingIgnored var lastScreen = ""             // an ordinary property
+    ///     @SettingSecret var apiToken: String?            // in the keyring
     /// }
     /// ```
     ///
@@ -26,6 +28,8 @@
     ///   without `@unchecked` when every value is.
     /// - **Observable.** `withObservationTracking` and SwiftUI hear every change of a key: from
     ///   this instance, another instance, any other handle, and another process.
+    /// - **A catalog.** The class is a ``TypedDefaults/SettingsCatalog``: its settings and
+    ///   secrets are listed, and published with `DefaultsSchema.publish(_:keys:)`.
     /// - **Callbacks.** A typed key's `didSet` runs after every change, never when the object is
     ///   made or first read.
     ///
@@ -34,7 +38,8 @@
     ///   - store: the store every setting of the class lives in; `.standard` unless given.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @attached(memberAttribute)
-    @attached(extension, conformances: Observable)
+    @attached(member, names: named(_settingsStore))
+    @attached(extension, conformances: Observable, SettingsCatalog)
     public macro ObservableSettings(prefix: String = "", store: DefaultsStore = .standard) =
         #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "ObservableSettingsMacro")
 
@@ -94,6 +99,29 @@
     @attached(peer)
     public macro SettingInfo<Value>(title: String? = nil, info: String = "", options: [Value]) =
         #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
+
+    /// Makes the property a secret, kept in the system's keyring (a `Secret` of
+    /// TypedDefaultsSecrets, the handle `$name`) and filed under the class's store: the item's
+    /// service and the schema are the store's suite's, unless `service` is given. The property
+    /// is declared `String?`, with no default; the keyring is asked at each read, and the class
+    /// does not observe it.
+    ///
+    /// ```swift
+    /// @SettingSecret var apiToken: String?                          // the key "apiToken"
+    /// @SettingSecret("openAIToken", title: "OpenAI token") var token: String?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the secret's key; the class's prefix and the property's name unless given.
+    ///   - service: the item's service, in place of the store's suite's name.
+    ///   - keyring: where it is kept; the system's keyring unless given.
+    ///   - title: what a settings page calls it; the key unless given.
+    ///   - info: a sentence a settings page shows under the title; none unless given.
+    @attached(peer)
+    public macro SettingSecret(
+        _ key: String? = nil, service: String? = nil, keyring: (any Keyring)? = nil, title: String = "",
+        info: String = ""
+    ) = #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
 
     /// What ``ObservableSettings(prefix:store:)`` puts on each property it stores; not written by hand.
     @attached(accessor, names: named(init), named(get), named(set))

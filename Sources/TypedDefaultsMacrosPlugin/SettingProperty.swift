@@ -16,6 +16,12 @@
         let typedKey: ExprSyntax?
         /// `@SettingInfo(…)`'s arguments.
         let info: LabeledExprListSyntax?
+        /// `@SettingSecret(…)`'s arguments, of a secret (empty when it has none).
+        var secret: LabeledExprListSyntax?
+        /// Refused for want of a default: expanded all the same, with accessors whose getter
+        /// never runs, so that the macro's error is the only one (a stored `var` left in a
+        /// `Sendable` class would be another, and so would a class left with no initializer).
+        var isStandIn = false
 
         /// The name without backticks: `repeat` for `` `repeat` ``.
         var plainName: String {
@@ -40,19 +46,33 @@
             case setting(SettingProperty)
             /// Not a stored instance `var`, or marked `@SettingIgnored`: left as written.
             case leftAlone
-            /// Cannot be stored: the diagnostics say why, and how to fix it.
-            case refused([Diagnostic])
+            /// Cannot be stored: the diagnostics say why, and how to fix it. The property, when
+            /// given, is what it is expanded as meanwhile, so that the compiler adds no error of
+            /// its own to the macro's about the stored `var` it would otherwise be.
+            case refused([Diagnostic], expandedAs: SettingProperty? = nil)
+
+            /// The property the accessor and peer macros expand: a setting's, or a refused one's stand-in.
+            var expanded: SettingProperty? {
+                switch self {
+                case .setting(let property), .refused(_, expandedAs: let property?): property
+                case .leftAlone, .refused: nil
+                }
+            }
         }
 
         /// How the class macro treats `member`.
         static func use(of member: some DeclSyntaxProtocol) -> Use {
             guard let variable = member.as(VariableDeclSyntax.self) else { return .leftAlone }
             let attributes = SettingAttributes(variable.attributes)
-            // A secret keeps its value in the keyring, through its own wrapper: never in the suite.
-            if attributes.isIgnored || attributes.isSecret { return .leftAlone }
+            if attributes.isIgnored { return .leftAlone }
             if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return .leftAlone }
-            let marked = attributes.key ?? attributes.info
+            // A wrapper's storage is a `var` the macro cannot take away: `@SettingSecret` is the
+            // model's secret, filed under its store.
+            if let wrapper = attributes.secretWrapper { return .refused([SettingsDiagnostic.secretWrapper(wrapper)]) }
+            let marked = attributes.key ?? attributes.info ?? attributes.secret
             if variable.bindingSpecifier.tokenKind == .keyword(.let) {
+                // A `Secret` kept in a constant, with the service it was made with.
+                if isSecretHandle(variable) { return .leftAlone }
                 return .refused([SettingsDiagnostic.letProperty(variable)])
             }
             if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) {
@@ -63,39 +83,82 @@
             else {
                 return .refused([SettingsDiagnostic.severalBindings(variable)])
             }
+            let type = binding.typeAnnotation?.type
+            let initialValue = binding.initializer?.value
+            var property = SettingProperty(
+                declaration: variable, binding: binding, name: identifier.identifier.trimmed, type: type?.trimmed,
+                initialValue: initialValue?.trimmed, keyName: nil, typedKey: nil,
+                info: attributes.info?.arguments?.as(LabeledExprListSyntax.self))
             if let accessors = binding.accessorBlock {
                 if case .accessors(let list) = accessors.accessors,
                     list.allSatisfy({
                         [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
                     })
                 {
-                    return .refused([SettingsDiagnostic.observers(variable, accessors)])
+                    // Stored all the same, beside its observers, which the compiler accepts there.
+                    let expanded = initialValue == nil && !(type.map(isOptional) ?? false) ? nil : property
+                    return .refused([SettingsDiagnostic.observers(variable, accessors)], expandedAs: expanded)
                 }
                 // A computed property: left as it is, unless marked as a setting.
                 if let marked { return .refused([SettingsDiagnostic.computed(variable, marked)]) }
                 return .leftAlone
             }
-            let type = binding.typeAnnotation?.type
-            let initialValue = binding.initializer?.value
-            var keyName: ExprSyntax?
-            var typedKey: ExprSyntax?
+            if let secret = attributes.secret {
+                guard initialValue == nil, let type, isOptionalString(type) else {
+                    return .refused([SettingsDiagnostic.secretDeclaration(binding)])
+                }
+                property.secret = secret.arguments?.as(LabeledExprListSyntax.self) ?? []
+                return .setting(property)
+            }
             if let argument = attributes.key?.arguments?.as(LabeledExprListSyntax.self)?.first?.expression {
-                if argument.is(StringLiteralExprSyntax.self) { keyName = argument } else { typedKey = argument }
+                if argument.is(StringLiteralExprSyntax.self) {
+                    property = property.with(keyName: argument.trimmed)
+                } else {
+                    property = property.with(typedKey: argument.trimmed)
+                }
             }
-            if typedKey != nil, let initializer = binding.initializer {
-                return .refused([SettingsDiagnostic.typedKeyWithDefault(binding, initializer)])
+            if property.typedKey != nil, let initializer = binding.initializer {
+                // Stored under the key all the same, whose default it is.
+                return .refused(
+                    [SettingsDiagnostic.typedKeyWithDefault(binding, initializer)],
+                    expandedAs: type == nil ? nil : property)
             }
-            if typedKey != nil, type == nil {
+            if property.typedKey != nil, type == nil {
                 return .refused([SettingsDiagnostic.typedKeyWithoutType(binding)])
             }
-            if typedKey == nil, initialValue == nil, !(type.map(isOptional) ?? false) {
-                return .refused([SettingsDiagnostic.noDefault(binding)])
+            if property.typedKey == nil, initialValue == nil, !(type.map(isOptional) ?? false) {
+                property.isStandIn = true
+                return .refused([SettingsDiagnostic.noDefault(binding)], expandedAs: type == nil ? nil : property)
             }
-            return .setting(
-                SettingProperty(
-                    declaration: variable, binding: binding, name: identifier.identifier.trimmed, type: type?.trimmed,
-                    initialValue: initialValue?.trimmed, keyName: keyName?.trimmed, typedKey: typedKey?.trimmed,
-                    info: attributes.info?.arguments?.as(LabeledExprListSyntax.self)))
+            return .setting(property)
+        }
+
+        private func with(keyName: ExprSyntax? = nil, typedKey: ExprSyntax? = nil) -> SettingProperty {
+            SettingProperty(
+                declaration: declaration, binding: binding, name: name, type: type, initialValue: initialValue,
+                keyName: keyName, typedKey: typedKey, info: info)
+        }
+
+        /// Whether `variable` is a constant holding a `Secret`: by its type or its initializer.
+        private static func isSecretHandle(_ variable: VariableDeclSyntax) -> Bool {
+            variable.bindings.allSatisfy { binding in
+                let typeName = binding.typeAnnotation?.type.trimmedDescription
+                let called = binding.initializer?.value.as(FunctionCallExprSyntax.self)?.calledExpression
+                return [typeName, called?.trimmedDescription].contains { name in
+                    name.map { SettingAttributes.unqualified($0) == "Secret" } ?? false
+                }
+            }
+        }
+
+        /// Whether `type` is written `String?` or `Optional<String>`, the value of a secret.
+        private static func isOptionalString(_ type: TypeSyntax) -> Bool {
+            if let optional = type.as(OptionalTypeSyntax.self) {
+                return SettingAttributes.unqualified(optional.wrappedType.trimmedDescription) == "String"
+            }
+            guard let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
+                let argument = identifier.genericArgumentClause?.arguments.first
+            else { return false }
+            return SettingAttributes.unqualified(argument.trimmedDescription) == "String"
         }
 
         /// Whether `type` is written as an optional, whose default is `nil`.
@@ -112,8 +175,9 @@
         var key: AttributeSyntax?
         var info: AttributeSyntax?
         var isIgnored = false
-        /// `@Secret`, of TypedDefaultsSecrets.
-        var isSecret = false
+        var secret: AttributeSyntax?
+        /// `@Secret`, TypedDefaultsSecrets' property wrapper.
+        var secretWrapper: AttributeSyntax?
 
         init(_ list: AttributeListSyntax) {
             for element in list {
@@ -122,7 +186,8 @@
                 case "SettingKey": key = attribute
                 case "SettingInfo": info = attribute
                 case "SettingIgnored": isIgnored = true
-                case "Secret": isSecret = true
+                case "SettingSecret": secret = attribute
+                case "Secret": secretWrapper = attribute
                 default: break
                 }
             }
@@ -130,8 +195,12 @@
 
         /// An attribute's name without the module: `TypedDefaultsMacros.SettingKey` is `SettingKey`.
         static func name(of attribute: AttributeSyntax) -> String {
-            let name = attribute.attributeName.trimmedDescription
-            return name.split(separator: ".").last.map(String.init) ?? name
+            unqualified(attribute.attributeName.trimmedDescription)
+        }
+
+        /// A name without its module: `TypedDefaultsSecrets.Secret` is `Secret`.
+        static func unqualified(_ name: String) -> String {
+            name.split(separator: ".").last.map(String.init) ?? name
         }
     }
 #endif

@@ -5,7 +5,7 @@
     /// What the macros refuse, each with a fix.
     enum SettingsDiagnostic: String, DiagnosticMessage {
         case notAClass, letProperty, lazyProperty, severalBindings, observers, computed, typedKeyWithDefault
-        case typedKeyWithoutType, noDefault
+        case typedKeyWithoutType, noDefault, secretWrapper, secretDeclaration
 
         var message: String {
             switch self {
@@ -23,6 +23,10 @@
             case .typedKeyWithoutType: "a property stored under a typed key is declared with its type: 'var name: Type'"
             case .noDefault:
                 "a setting needs a default, the value read while nothing is stored ('var name = value'); only an optional may leave it out"
+            case .secretWrapper:
+                "declare a model's secret @SettingSecret, which files it under the model's store; a @Secret wrapper's storage is a 'var', which a 'Sendable' class cannot hold"
+            case .secretDeclaration:
+                "a secret is declared 'var name: String?', with no default: nil while the keyring holds none"
             }
         }
 
@@ -37,11 +41,7 @@
         static func notAClass(_ declaration: some DeclGroupSyntax, keyword: TokenSyntax) -> Diagnostic {
             let replacement = TokenSyntax.keyword(
                 .class, leadingTrivia: keyword.leadingTrivia, trailingTrivia: keyword.trailingTrivia)
-            return Diagnostic(
-                node: keyword, message: Self.notAClass,
-                fixIt: FixIt(
-                    message: Fix(message: "make it a class"),
-                    changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(replacement))]))
+            return error(at: keyword, .notAClass, fix: "make it a class", replacing: keyword, with: replacement)
         }
 
         static func letProperty(_ variable: VariableDeclSyntax) -> Diagnostic {
@@ -109,6 +109,37 @@
                 fixIt: FixIt(
                     message: Fix(message: "add a default"),
                     changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
+        }
+
+        static func secretWrapper(_ attribute: AttributeSyntax) -> Diagnostic {
+            let name = attribute.attributeName
+            let replacement = TypeSyntax(
+                IdentifierTypeSyntax(
+                    name: .identifier(
+                        "SettingSecret", leadingTrivia: name.leadingTrivia, trailingTrivia: name.trailingTrivia)))
+            return error(
+                at: attribute, .secretWrapper, fix: "declare it @SettingSecret", replacing: name, with: replacement)
+        }
+
+        static func secretDeclaration(_ binding: PatternBindingSyntax) -> Diagnostic {
+            let optionalString = TypeAnnotationSyntax(
+                colon: .colonToken(trailingTrivia: .space),
+                type: TypeSyntax(OptionalTypeSyntax(wrappedType: TypeSyntax(IdentifierTypeSyntax(name: "String")))))
+            let declared = binding.with(\.pattern, binding.pattern.trimmed).with(\.typeAnnotation, optionalString)
+                .with(\.initializer, nil)
+            return error(
+                at: binding, .secretDeclaration, fix: "declare it 'String?'", replacing: binding, with: declared)
+        }
+
+        /// An error at `node` whose one fix replaces `old` with `new`.
+        private static func error(
+            at node: some SyntaxProtocol, _ message: Self, fix: String, replacing old: some SyntaxProtocol,
+            with new: some SyntaxProtocol
+        ) -> Diagnostic {
+            Diagnostic(
+                node: node, message: message,
+                fixIt: FixIt(
+                    message: Fix(message: fix), changes: [.replace(oldNode: Syntax(old), newNode: Syntax(new))]))
         }
 
         /// Marks the property `@SettingIgnored`, leaving it as written: the attribute goes before

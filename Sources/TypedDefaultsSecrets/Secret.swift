@@ -53,6 +53,29 @@ public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
         (self.title, self.info) = (title, info)
     }
 
+    /// A secret named `key`, filed under the suite of `store`: its item's service is the suite's
+    /// name, and its schema is that suite's. What an `@ObservableSettings` model's secret is.
+    ///
+    /// ```swift
+    /// let apiToken = Secret("apiToken", store: .app)
+    /// ```
+    ///
+    /// On Apple platforms a store that `UserDefaults` keeps has no name the store knows: its
+    /// secrets are filed under the standard suite's name, unless made with `service:`.
+    ///
+    /// - Parameters:
+    ///   - key: the secret's key, the item's account.
+    ///   - store: the store whose suite the secret belongs to.
+    ///   - keyring: where it is kept; the system's keyring unless given.
+    ///   - title: what a settings page calls it; the key unless given.
+    ///   - info: a sentence a settings page shows under the title; none unless given.
+    public init(
+        _ key: String, store: DefaultsStore, keyring: any Keyring = SystemKeyring(), title: String = "",
+        info: String = ""
+    ) {
+        self.init(key, service: store.keyringService, keyring: keyring, title: title, info: info)
+    }
+
     /// The stored secret, or `nil`; a failure reads `nil` and is reported.
     public var wrappedValue: String? {
         get {

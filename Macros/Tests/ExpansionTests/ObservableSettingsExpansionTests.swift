@@ -5,10 +5,12 @@ import Testing
 
 @Suite(
     .macros([
-        "ObservableSettings": MacroSpec(type: ObservableSettingsMacro.self, conformances: ["Observable"]),
+        "ObservableSettings": MacroSpec(
+            type: ObservableSettingsMacro.self, conformances: ["Observable", "SettingsCatalog"]),
         "_StoredSetting": MacroSpec(type: StoredSettingMacro.self),
         "SettingKey": MacroSpec(type: SettingMarkerMacro.self), "SettingInfo": MacroSpec(type: SettingMarkerMacro.self),
         "SettingIgnored": MacroSpec(type: SettingMarkerMacro.self),
+        "SettingSecret": MacroSpec(type: SettingMarkerMacro.self),
     ])
 )
 struct ObservableSettingsExpansionTests {
@@ -23,7 +25,7 @@ struct ObservableSettingsExpansionTests {
                 public var nickname: String?
                 var isDark: Bool { theme == .dark }
                 @SettingIgnored var scratch = 0
-                @Secret("apiToken") var apiToken: String?
+                let session = Secret("session")
             }
             """
         } expansion: {
@@ -68,11 +70,14 @@ struct ObservableSettingsExpansionTests {
                 public let $nickname = UserDefault<String?>("nickname")
                 var isDark: Bool { theme == .dark }
                 var scratch = 0
-                @Secret("apiToken") var apiToken: String?
+                let session = Secret("session")
             }
 
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension AppSettings: Observable {
+            }
+
+            extension AppSettings: SettingsCatalog {
             }
             """
         }
@@ -102,7 +107,7 @@ struct ObservableSettingsExpansionTests {
                     }
                 }
 
-                let $shuffle = UserDefault(wrappedValue: false, "player.shuffle", store: .appGroup)
+                let $shuffle = UserDefault(wrappedValue: false, "player.shuffle", store: PlayerSettings._settingsStore)
                 var `repeat` {
                     @storageRestrictions(accesses: $repeat)
                     init(initialValue) {
@@ -115,11 +120,19 @@ struct ObservableSettingsExpansionTests {
                     }
                 }
 
-                let $repeat = UserDefault(wrappedValue: 0, "player.repeat", store: .appGroup)
+                let $repeat = UserDefault(wrappedValue: 0, "player.repeat", store: PlayerSettings._settingsStore)
+
+                // A `nonisolated` class reads a store declared `nonisolated static let`.
+                static var _settingsStore: DefaultsStore {
+                    .appGroup
+                }
             }
 
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension PlayerSettings: Observable {
+            }
+
+            extension PlayerSettings: SettingsCatalog {
             }
             """
         }
@@ -191,6 +204,9 @@ struct ObservableSettingsExpansionTests {
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension AppSettings: Observable {
             }
+
+            extension AppSettings: SettingsCatalog {
+            }
             """
         }
     }
@@ -220,6 +236,9 @@ struct ObservableSettingsExpansionTests {
 
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension AppSettings: Observable {
+            }
+
+            extension AppSettings: SettingsCatalog {
             }
             """
         }
@@ -274,7 +293,7 @@ struct ObservableSettingsExpansionTests {
         }
     }
 
-    @Test func aPropertyWithNoDefaultOrAMisplacedAttributeIsRefusedWithFixes() {
+    @Test func aPropertyWithNoDefaultAMisplacedAttributeOrASecretOfAnotherTypeIsRefused() {
         assertMacro {
             """
             @ObservableSettings
@@ -283,6 +302,8 @@ struct ObservableSettingsExpansionTests {
                 @SettingKey("dark") var isDark: Bool { true }
                 @SettingKey(.volume) var volume: Double = 0.5
                 @SettingKey(.volume) var loudness
+                @SettingSecret var password = ""
+                @SettingSecret var pin: Int?
             }
             """
         } diagnostics: {
@@ -304,6 +325,14 @@ struct ObservableSettingsExpansionTests {
                 @SettingKey(.volume) var loudness
                                          ┬───────
                                          ╰─ 🛑 a property stored under a typed key is declared with its type: 'var name: Type'
+                @SettingSecret var password = ""
+                                   ┬────────────
+                                   ╰─ 🛑 a secret is declared 'var name: String?', with no default: nil while the keyring holds none
+                                      ✏️ declare it 'String?'
+                @SettingSecret var pin: Int?
+                                   ┬────────
+                                   ╰─ 🛑 a secret is declared 'var name: String?', with no default: nil while the keyring holds none
+                                      ✏️ declare it 'String?'
             }
             """
         }
@@ -355,6 +384,9 @@ struct ObservableSettingsExpansionTests {
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension AppSettings: Observable {
             }
+
+            extension AppSettings: SettingsCatalog {
+            }
             """
         }
         assertMacro {
@@ -401,6 +433,159 @@ struct ObservableSettingsExpansionTests {
 
             @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
             extension AppSettings: Observable {
+            }
+
+            extension AppSettings: SettingsCatalog {
+            }
+            """
+        }
+    }
+
+    @Test func aSecretIsFiledUnderTheClasssStoreUnlessAServiceIsGiven() {
+        assertMacro {
+            """
+            @ObservableSettings(prefix: "account.", store: .app)
+            final class AccountSettings: Sendable {
+                @SettingSecret var apiToken: String?
+                @SettingSecret("openAIToken", title: "OpenAI token") public var openAIToken: String?
+                @SettingSecret(service: "com.example.shared", keyring: keyring) var shared: Optional<String>
+            }
+            """
+        } expansion: {
+            """
+            final class AccountSettings: Sendable {
+                var apiToken: String? {
+                    get {
+                        $apiToken.wrappedValue
+                    }
+                    set {
+                        $apiToken.wrappedValue = newValue
+                    }
+                }
+
+                let $apiToken = Secret("account.apiToken", store: AccountSettings._settingsStore)
+                public var openAIToken: String? {
+                    get {
+                        $openAIToken.wrappedValue
+                    }
+                    set {
+                        $openAIToken.wrappedValue = newValue
+                    }
+                }
+
+                public let $openAIToken = Secret("openAIToken", store: AccountSettings._settingsStore, title: "OpenAI token")
+                var shared: Optional<String> {
+                    get {
+                        $shared.wrappedValue
+                    }
+                    set {
+                        $shared.wrappedValue = newValue
+                    }
+                }
+
+                let $shared = Secret("account.shared", service: "com.example.shared", keyring: keyring)
+
+                // A `nonisolated` class reads a store declared `nonisolated static let`.
+                static var _settingsStore: DefaultsStore {
+                    .app
+                }
+            }
+
+            @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+            extension AccountSettings: Observable {
+            }
+
+            extension AccountSettings: SettingsCatalog {
+            }
+            """
+        }
+    }
+
+    @Test func aSecretWrapperIsRefusedWithAFixToASettingSecret() {
+        assertMacro {
+            """
+            @ObservableSettings
+            final class AccountSettings: Sendable {
+                @Secret("apiToken") var apiToken: String?
+            }
+            """
+        } diagnostics: {
+            """
+            @ObservableSettings
+            final class AccountSettings: Sendable {
+                @Secret("apiToken") var apiToken: String?
+                ┬──────────────────
+                ╰─ 🛑 declare a model's secret @SettingSecret, which files it under the model's store; a @Secret wrapper's storage is a 'var', which a 'Sendable' class cannot hold
+                   ✏️ declare it @SettingSecret
+            }
+            """
+        } fixes: {
+            """
+            @ObservableSettings
+            final class AccountSettings: Sendable {
+                @SettingSecret("apiToken") var apiToken: String?
+            }
+            """
+        } expansion: {
+            """
+            final class AccountSettings: Sendable {
+                var apiToken: String? {
+                    get {
+                        $apiToken.wrappedValue
+                    }
+                    set {
+                        $apiToken.wrappedValue = newValue
+                    }
+                }
+
+                let $apiToken = Secret("apiToken")
+            }
+
+            @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+            extension AccountSettings: Observable {
+            }
+
+            extension AccountSettings: SettingsCatalog {
+            }
+            """
+        }
+    }
+
+    /// Each refusal is reported once; what the compiler then reports of the expansion (nothing
+    /// more) is CompilerErrorTests'.
+    @Test func eachRefusalOfASendableClassIsReportedOnce() {
+        assertMacro {
+            """
+            @ObservableSettings
+            final class AppSettings: Sendable {
+                var name: String
+                @SettingKey(.volume) var volume: Double = 0.5
+                var count = 0 {
+                    didSet { print(count) }
+                }
+                @SettingKey(.volume) var loudness
+            }
+            """
+        } diagnostics: {
+            """
+            @ObservableSettings
+            final class AppSettings: Sendable {
+                var name: String
+                    ┬───────────
+                    ╰─ 🛑 a setting needs a default, the value read while nothing is stored ('var name = value'); only an optional may leave it out
+                       ✏️ add a default
+                @SettingKey(.volume) var volume: Double = 0.5
+                                                        ┬────
+                                                        ╰─ 🛑 the typed key gives the default; remove this one
+                                                           ✏️ remove the default
+                var count = 0 {
+                              ╰─ 🛑 a setting cannot have 'willSet' or 'didSet': other handles and processes change it too; use a typed key's didSet(_:)
+                                 ✏️ remove the observers
+                    didSet { print(count) }
+                }
+                @SettingKey(.volume) var loudness
+                                         ┬───────
+                                         ╰─ 🛑 a property stored under a typed key is declared with its type: 'var name: Type'
             }
             """
         }

@@ -84,6 +84,28 @@ import TypedDefaultsTestSupport
         #expect(settings.launchCount == 5)
     }
 
+    @Test func aModelsSecretIsFiledUnderItsStoreUnlessAServiceIsGiven() throws {
+        let account = AccountSettings()
+        let inTheStoresSuite = KeyringItem(service: "typeddefaults-macro-probe", account: "account.apiToken")
+        #expect(account.$apiToken.item == inTheStoresSuite)
+        #expect(account.$legacyToken.item == KeyringItem(service: "typeddefaults-macro-legacy", account: "legacyToken"))
+        #expect(account.sessionToken.item.service == Secret("sessionToken").item.service)
+        account.apiToken = "t0k3n"
+        #expect(AccountSettings().apiToken == "t0k3n")
+        #expect(try AccountSettings.keyring.secret(for: account.$apiToken.item) == Data("t0k3n".utf8))
+        #expect(DefaultsStore.macroProbe.storedValue(forKey: "account.apiToken") == nil, "a secret reached the suite")
+        try account.$apiToken.set(nil)
+        #expect(account.apiToken == nil)
+        #expect(try !account.$apiToken.isSet)
+    }
+
+    @Test func aNonisolatedModelIsUsedOffTheMainActor() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { SyncSettings().interval += 1 }
+        }
+        #expect(SyncSettings().interval == 61)
+    }
+
     @Test func theSharedInstanceIsUsedFromManyTasks() async {
         let counter = AppSettings.shared.$launchCount
         await withTaskGroup(of: Void.self) { group in

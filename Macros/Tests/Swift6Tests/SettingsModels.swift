@@ -8,8 +8,9 @@ import TypedDefaultsMacros
 enum Theme: String, DefaultsValueConvertible, Sendable { case light, dark }
 
 extension DefaultsStore {
-    /// The suite the models live in; the tests that cross processes share its file.
-    static let macroProbe = DefaultsStore(suite: "typeddefaults-macro-probe")
+    /// The suite the models live in; the tests that cross processes share its file. Not isolated
+    /// to the main actor where that is the default, so that a `nonisolated` model can use it.
+    nonisolated static let macroProbe = DefaultsStore(suite: "typeddefaults-macro-probe")
 }
 
 extension DefaultsKeys {
@@ -45,6 +46,27 @@ final class PlayerSettings: Sendable {
     public var repeats = 0
     var `default` = 0
     var step: Double!
+}
+
+/// A model's secrets, in each form the articles show for a `Sendable` class.
+@ObservableSettings(prefix: "account.", store: .macroProbe)
+final class AccountSettings: Sendable {
+    /// Where its secrets are kept: never the user's keyring.
+    static let keyring = MemoryKeyring()
+
+    var server = "api.example.com"
+    @SettingSecret(keyring: AccountSettings.keyring) var apiToken: String?  // "account.apiToken", in the store's suite
+    @SettingSecret("legacyToken", service: "typeddefaults-macro-legacy", keyring: AccountSettings.keyring)
+    var legacyToken: String?
+    /// A `Secret` kept in a constant: left as written, with the service it was made with.
+    let sessionToken = Secret("sessionToken", keyring: AccountSettings.keyring)
+}
+
+/// A model that is not isolated to the main actor where that is the default: its store is a
+/// `nonisolated static let`.
+@ObservableSettings(store: .macroProbe)
+nonisolated final class SyncSettings: Sendable {
+    var interval = 60
 }
 
 /// Values a callback saw, from any thread. Not isolated to the main actor, where that is the

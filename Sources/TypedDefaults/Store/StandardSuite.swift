@@ -43,6 +43,13 @@ extension DefaultsStore {
         let named = StandardSuite.state.withLock { $0.madeAs ?? $0.named }
         return Bundle.main.bundleIdentifier ?? named ?? PreferencesFolder.standardSuiteName
     }
+
+    /// What the keyring items of this suite's secrets are filed under: the suite's name, as its
+    /// file names it (the suite's own in an isolated test too), else the standard suite's name
+    /// (a store in memory, or one `UserDefaults` keeps, whose name the store does not know).
+    package var keyringService: String {
+        ownState.fileURL?.deletingPathExtension().lastPathComponent ?? Self.standardSuiteName
+    }
 }
 
 /// What ``DefaultsStore/standard`` is made of: the suite the program named, else the one

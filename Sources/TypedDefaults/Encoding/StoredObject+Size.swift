@@ -92,9 +92,27 @@ extension StoredObject {
     /// character, anything else UTF-16.
     private static func stringBytes(_ string: String) -> Int {
         let utf8 = string.utf8
-        if utf8.allSatisfy({ $0 < 0x80 }) { return marker(utf8.count) + utf8.count }
+        let isASCII = utf8.withContiguousStorageIfAvailable(isASCII) ?? utf8.allSatisfy { $0 < 0x80 }
+        if isASCII { return marker(utf8.count) + utf8.count }
         let units = string.utf16.count
         return marker(units) + 2 * units
+    }
+
+    /// Whether every byte is below 0x80, eight at a time: a write measures the text it stores,
+    /// and a byte at a time cost more than the rest of a `Codable` value's write.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var offset = 0
+        var seen: UInt64 = 0
+        while offset + 8 <= raw.count {
+            seen |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            seen |= UInt64(raw[offset])
+            offset += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 
     /// A marker with a count: the count in the marker's byte up to 14, else an integer after it.

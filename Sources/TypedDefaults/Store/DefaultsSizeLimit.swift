@@ -23,7 +23,7 @@ import Foundation
 /// The size is the suite's as Apple platforms store it, a binary property list, estimated on
 /// the high side (every object counted with a 4-byte offset and a 4-byte reference), so the same
 /// values are refused at the same point on every platform.
-public struct DefaultsSizeLimit: Sendable, Hashable, CustomStringConvertible {
+public struct DefaultsSizeLimit: Sendable, Hashable {
     /// The most bytes a suite may hold after a write; `nil` for no limit.
     public let bytes: Int?
     /// The size at which a write reports that the suite nears the limit; `nil` for no warning.
@@ -44,12 +44,4 @@ public struct DefaultsSizeLimit: Sendable, Hashable, CustomStringConvertible {
     /// No limit and no warning: for a store whose suite never reaches an Apple platform.
     public static let none = DefaultsSizeLimit(bytes: nil, warningBytes: nil)
 
-    /// The limit stores have unless given another: ``tvOS`` on tvOS and watchOS, else ``iOS``,
-    /// on Linux too, where a suite has no limit of its own.
-    public static var standard: DefaultsSizeLimit { .platformDefault }
-
-    public var description: String {
-        guard let bytes else { return ".none" }
-        return ".bytes(\(bytes), warningAt: \(warningBytes.map(String.init) ?? "nil"))"
-    }
 }

@@ -31,7 +31,7 @@ public struct DefaultsStore: Sendable {
     /// The same for every store of one suite in this process: what tools group a suite's keys by.
     package var suiteIdentity: ObjectIdentifier { ObjectIdentifier(ownState) }
 
-    init(state: SuiteState, durability: Durability, sizeLimit: DefaultsSizeLimit = .standard) {
+    init(state: SuiteState, durability: Durability, sizeLimit: DefaultsSizeLimit = .platformDefault) {
         ownState = state
         self.durability = durability
         self.sizeLimit = sizeLimit
@@ -174,7 +174,8 @@ public struct DefaultsStore: Sendable {
     }
 
     /// The same suite with writes through the store refused past `limit` (see
-    /// ``DefaultsSizeLimit``); every store has ``DefaultsSizeLimit/standard`` unless given another.
+    /// ``DefaultsSizeLimit``); every store has ``DefaultsSizeLimit/iOS`` unless given another
+    /// (``DefaultsSizeLimit/tvOS`` on tvOS and watchOS).
     ///
     /// ```swift
     /// static let tv = DefaultsStore(suite: "com.example.tv").sizeLimit(.tvOS)

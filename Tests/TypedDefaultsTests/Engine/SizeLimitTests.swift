@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func everyStoreHasTheLimitOfIOSAndMacOSUnlessGivenAnother() throws {
-        #expect(DefaultsSizeLimit.standard == .iOS)
+        #expect(DefaultsSizeLimit.platformDefault == .iOS)
         #expect(DefaultsSizeLimit.iOS.bytes == 4_194_303)
         let store = DefaultsStore.inMemory()
         let blob = UserDefault(wrappedValue: Data(), "blob", store: store)

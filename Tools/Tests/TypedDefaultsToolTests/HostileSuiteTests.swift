@@ -26,6 +26,24 @@ import TypedDefaults
         #expect(asides.isEmpty)
     }
 
+    /// A write that would take a suite past the most Apple platforms keep is refused, saying why,
+    /// and the file is left as it was: the tool writes through a store, as a program does.
+    @Test func aWritePastTheSizeLimitIsRefusedSayingWhy() async throws {
+        let (suite, _) = try Tool.suite()
+        let file = Tool.file(of: suite)
+        let nearlyFull: [String: Any] = ["archive": Data(count: 4_193_000)]
+        try PropertyListSerialization.data(fromPropertyList: nearlyFull, format: .binary, options: 0).write(to: file)
+        let before = try Data(contentsOf: file)
+        let refused = try await Tool.run("write", suite, "note", String(repeating: "n", count: 2000))
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("past its limit of 4194303"), "\(refused.errors)")
+        #expect(refused.errors.contains("nothing was written"), "\(refused.errors)")
+        #expect(try Data(contentsOf: file) == before)
+        // A write that makes it smaller is made.
+        #expect(try await Tool.run("delete", suite, "archive").status == 0)
+        #expect(try await Tool.run("write", suite, "note", "short").status == 0)
+    }
+
     @Test func anUnreadableSuiteIsAnIOErrorNotCorruptData() async throws {
         let (suite, _) = try Tool.suite()
         #expect(try await Tool.run("write", suite, "k", "1").status == 0)

@@ -47,6 +47,25 @@ import TypedDefaultsSchema
         #expect(written.status == 200, "\(written.body)")
     }
 
+    /// A write that would take the suite past the store's size limit (the most Apple platforms
+    /// keep in a suite) is 507 with the reason, and the suite is left as it was.
+    @Test(.timeLimit(.minutes(2))) func aWritePastTheSuitesSizeLimitIs507SayingWhy() async throws {
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(ServeTestSettings(store: store))
+        let file = try #require(store.fileURL)
+        try store.editStoredValues { $0["archive"] = .data(Data(count: 4_193_000)) }
+        let before = try Data(contentsOf: file)
+        let server = try await ServeTests.Server(suite: suite)
+        defer { server.stop() }
+        let nickname = String(repeating: "n", count: 2000)
+        let refused = try await server.send("PUT", "api/settings/nickname", body: #"{"value": "\#(nickname)"}"#)
+        #expect(refused.status == 507, "\(refused.body)")
+        #expect(refused.body.contains("past its limit of 4194303"), "\(refused.body)")
+        #expect(try Data(contentsOf: file) == before, "nothing stored")
+        let written = try await server.send("PUT", "api/settings/nickname", body: #"{"value": "Ada"}"#)
+        #expect(written.status == 200, "one that fits is stored: \(written.body)")
+    }
+
     /// Clients that open every event stream the server allows and then disconnect free their
     /// slots at once, with no change to the suite to make the server write to them: the next
     /// page's stream is accepted within seconds, not at the next keep-alive comment (every 15 s).

@@ -301,6 +301,26 @@ struct MovingIntoTheKeyringTests {
         }
     }
 
+    /// A failed write of a secret is reported as what it is: nothing stored, nothing kept to
+    /// write later, no copy anywhere else.
+    @Test func aFailedWriteSaysTheSecretWasNotStored() throws {
+        let keyring = MemoryKeyring()
+        let token = Secret("token", service: "unstored", keyring: keyring)
+        keyring.failure = .locked
+        let (_, reports) = ReportedErrors.during { token.wrappedValue = "sk-unstored-2b7e" }
+        try #require(reports.count == 1, "\(reports)")
+        guard case .writeFailed(_, let underlying) = reports[0] else {
+            Issue.record("expected writeFailed, got \(reports[0])")
+            return
+        }
+        #expect(underlying as? KeyringError == .locked)
+        let text = "\(reports[0])"
+        #expect(text.contains("the secret was not stored, and no copy of it is kept anywhere else"), "\(text)")
+        #expect(!text.contains("next flush") && !text.contains("sk-unstored-2b7e"), "\(text)")
+        keyring.failure = nil
+        #expect(try keyring.containsSecret(for: token.item) == false)
+    }
+
     private func dumped(_ value: Any) -> String {
         var text = ""
         dump(value, to: &text)

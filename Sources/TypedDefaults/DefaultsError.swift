@@ -42,7 +42,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
     case readFailed(path: String, underlying: any Error)
     /// Changes could not be written to a suite's file or backend; they are kept, and a commit on
     /// schedule that fails is retried by itself until one succeeds (reported once per run of
-    /// failures).
+    /// failures). A secret's write (`@Secret`, its `underlying` error a `KeyringError`) keeps
+    /// nothing: the secret was not stored, and no copy of it is kept anywhere else.
     case writeFailed(path: String, underlying: any Error)
     /// An atomic update of a key (``UserDefault/update(_:)``) could not be committed: the lock
     /// was held past the wait, the file or backend could not be written, or the server stayed
@@ -99,6 +100,8 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "cannot read \(path): \(underlying); it is left as it is, defaults are read until it can be read"
         case .keyTypeConflict(let key, let types):
             "key \"\(key)\" is declared with different value types: \(types.joined(separator: " and "))"
+        case .writeFailed(let path, let underlying as any WriteKeepsNothing):
+            "cannot write \(path): \(underlying); the secret was not stored, and no copy of it is kept anywhere else"
         case .writeFailed(let path, let underlying):
             "cannot write \(path): \(underlying); the changes are kept for the next flush"
         case .updateFailed(let key, let path, let underlying):
@@ -124,6 +127,10 @@ public enum DefaultsError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// The error of a store that keeps a value only once it confirmed it, or nowhere (the system's
+/// keyring, for a secret): a write that failed with it left nothing pending for a flush.
+package protocol WriteKeepsNothing: Error {}
 
 extension DefaultsError {
     private static let currentHandler = Locked<@Sendable (DefaultsError) -> Void>(

@@ -4,13 +4,17 @@ import Foundation
 /// of tests conform to. An item is named by the program it belongs to (`service`, the suite's
 /// name) and the setting's key (`account`).
 public protocol Keyring: Sendable {
-    /// The secret stored for `item`, or `nil` when none is.
+    /// The secret stored for `item`, or `nil` when none is. Throws ``KeyringError/locked``
+    /// when the keyring that holds or would hold it is locked, whether or not an item is there:
+    /// a locked keyring need not say what it holds.
     func secret(for item: KeyringItem) throws(KeyringError) -> Data?
     /// Stores `secret` for `item`, replacing any, once the store confirmed it.
     func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError)
-    /// Removes the secret stored for `item`; no error when there is none.
+    /// Removes the secret stored for `item`; no error when there is none (``KeyringError/locked``
+    /// when a locked keyring cannot tell).
     func removeSecret(for item: KeyringItem) throws(KeyringError)
-    /// Whether a secret is stored for `item`, without reading it: what tools show.
+    /// Whether a secret is stored for `item`, without reading it: what tools show
+    /// (``KeyringError/locked`` when a locked keyring cannot tell).
     func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool
 }
 

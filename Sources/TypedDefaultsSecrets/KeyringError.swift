@@ -7,8 +7,9 @@ public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No program answers for the Secret Service on the bus (no keyring daemon running or
     /// installed), or it has no default keyring to keep items in.
     case serviceUnavailable(String)
-    /// The keyring that holds, or would hold, the item is locked. Nothing here asks to unlock
-    /// it: the desktop's keyring tool or `gnome-keyring-daemon --unlock` does.
+    /// The keyring that holds, or would hold, the item is locked: a read cannot tell whether a
+    /// secret is stored (a keyring locked since it started lists none of its items). Nothing
+    /// here asks to unlock it: the desktop's keyring tool or `gnome-keyring-daemon --unlock` does.
     case locked
     /// The secret store did not answer in time.
     case timedOut

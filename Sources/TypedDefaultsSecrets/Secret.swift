@@ -13,7 +13,8 @@ import TypedDefaults
 /// Reading asks the keyring each time (the wrapper keeps no copy; the value you read is an
 /// ordinary `String`); `nil` means none is stored. A read that fails (a locked keyring, no secret store) answers `nil` and reports
 /// ``DefaultsError/readFailed(path:underlying:)`` with a ``KeyringError``; a write that fails
-/// reports ``DefaultsError/writeFailed(path:underlying:)`` and stores nothing anywhere else.
+/// reports ``DefaultsError/writeFailed(path:underlying:)``, saying the secret was not stored,
+/// and stores nothing anywhere else.
 /// To handle the error where it happens, use the projected value:
 /// `try $openAIToken.set("sk-…")`. Assigning `nil` removes the item.
 ///
@@ -121,6 +122,10 @@ public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
 
     public var customMirror: Mirror { Mirror(self, children: ["item": item], displayStyle: .struct) }
 }
+
+/// A secret is stored in the keyring once it confirmed it, or nowhere: a write that failed keeps
+/// no copy for later (a suite keeps its changes for the next flush). Its report says so.
+extension KeyringError: WriteKeepsNothing {}
 
 extension Secret: SchemaDeclaring {
     /// Declared in the schema of the suite its service names; nowhere when that is no suite's name.

@@ -25,8 +25,9 @@ struct SecretService: Keyring {
             for _ in 0..<3 {
                 let (unlocked, locked) = try session.search(item)
                 guard let path = unlocked.first else {
-                    if locked.isEmpty { return nil }
-                    throw .locked
+                    guard locked.isEmpty else { throw .locked }
+                    try session.confirmNoneStored()
+                    return nil
                 }
                 guard
                     let reply = try session.callUnlessGone(
@@ -44,10 +45,9 @@ struct SecretService: Keyring {
     func setSecret(_ secret: Data, for item: KeyringItem) throws(KeyringError) {
         guard secret.count <= Self.maximumSecretLength else { throw .tooLarge(bytes: secret.count) }
         try withSession { session throws(KeyringError) in
-            let alias = try session.call(
-                Self.servicePath, "org.freedesktop.Secret.Service", "ReadAlias", [.string("default")])
-            guard let collection = alias.first?.objectPath else { throw .malformedReply("ReadAlias") }
-            guard collection != "/" else { throw .serviceUnavailable("there is no default keyring to keep items in") }
+            guard let collection = try session.defaultCollection() else {
+                throw .serviceUnavailable("there is no default keyring to keep items in")
+            }
             let properties = DBusValue.array(
                 element: "{sv}",
                 [
@@ -71,6 +71,7 @@ struct SecretService: Keyring {
         try withSession { session throws(KeyringError) in
             let (unlocked, locked) = try session.search(item)
             guard locked.isEmpty else { throw .locked }
+            if unlocked.isEmpty { try session.confirmNoneStored() }
             for path in unlocked {
                 // Gone: another program removed it first.
                 guard let reply = try session.callUnlessGone(path, "org.freedesktop.Secret.Item", "Delete") else {
@@ -85,7 +86,9 @@ struct SecretService: Keyring {
     func containsSecret(for item: KeyringItem) throws(KeyringError) -> Bool {
         try withSession { session throws(KeyringError) in
             let (unlocked, locked) = try session.search(item)
-            return !(unlocked.isEmpty && locked.isEmpty)
+            guard unlocked.isEmpty && locked.isEmpty else { return true }
+            try session.confirmNoneStored()
+            return false
         }
     }
 
@@ -132,6 +135,32 @@ struct SecretService: Keyring {
                 throw .malformedReply("SearchItems")
             }
             return (unlocked, locked)
+        }
+
+        /// The collection items are stored in (the `default` alias), `nil` when there is none.
+        func defaultCollection() throws(KeyringError) -> String? {
+            let alias = try call(
+                SecretService.servicePath, "org.freedesktop.Secret.Service", "ReadAlias", [.string("default")])
+            guard let collection = alias.first?.objectPath else { throw .malformedReply("ReadAlias") }
+            return collection == "/" ? nil : collection
+        }
+
+        /// Throws ``KeyringError/locked`` when a search that found nothing cannot tell that
+        /// nothing is stored: the default collection, where items are stored, is locked. A
+        /// locked collection need not list its items (GNOME Keyring lists none of a keyring not
+        /// unlocked since the daemon started, as after a reboot before login unlocks it). With
+        /// no default collection, nothing this library stored can be there: none is stored.
+        /// Asks only, never to unlock.
+        func confirmNoneStored() throws(KeyringError) {
+            guard let collection = try defaultCollection(),
+                let reply = try callUnlessGone(
+                    collection, "org.freedesktop.DBus.Properties", "Get",
+                    [.string("org.freedesktop.Secret.Collection"), .string("Locked")])
+            else { return }
+            guard case .variant(.boolean(let isLocked))? = reply.first else {
+                throw .malformedReply("the collection's Locked is \(reply.map(\.signature))")
+            }
+            if isLocked { throw .locked }
         }
 
         /// A prompt the service asks for (to unlock a keyring) is dismissed, never shown: the

@@ -135,4 +135,30 @@ struct ConfigurationTestAccount: SettingsCatalog {
         #expect(path.contains("apiToken"))
         #expect(underlying as? KeyringError == .locked)
     }
+
+    /// A keyring that starts locked lists none of its items: the provider reports it locked (the
+    /// key has no value until the keyring is unlocked), never answers as though none is stored
+    /// without a word; unlocked, the next fetch answers the secret.
+    @Test(.enabled(if: KeyringDaemon.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil))
+    func aKeyringThatStartsLockedIsReportedLocked() async throws {
+        let daemon = try KeyringDaemon()
+        let (suite, store) = try Suites.make()
+        _ = try DefaultsSchema.publish(ConfigurationTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        try daemon.keyring.setSecret(Data(Self.secret.utf8), for: KeyringItem(service: suite, account: "apiToken"))
+        try daemon.restart(unlocking: false)
+        let keyring = daemon.keyring
+        let (provider, reported) = try await HandlerReports.during {
+            try DefaultsProvider(store: store, keyring: keyring)
+        }
+        #expect(try provider.value(forKey: AbsoluteConfigKey(["apiToken"]), type: .string).value == nil)
+        #expect(reported.count == 1, "\(reported)")
+        if case .readFailed(_, let underlying)? = reported.first {
+            #expect(underlying as? KeyringError == .locked)
+        } else {
+            Issue.record("reported \(reported)")
+        }
+        try daemon.restart(unlocking: true)
+        let fetched = try await provider.fetchValue(forKey: AbsoluteConfigKey(["apiToken"]), type: .string)
+        #expect(fetched.value?.content == .string(Self.secret))
+    }
 }

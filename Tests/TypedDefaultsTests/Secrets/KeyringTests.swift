@@ -111,6 +111,46 @@ struct KeyringTests {
         #expect(try token.isSet, "a locked item is still known to be set")
     }
 
+    /// A keyring that starts locked (as after a reboot, before the desktop's login unlocks it)
+    /// lists none of its items: every call says locked, none says "not stored".
+    @Test func aKeyringThatStartsLockedReadsLockedNotNil() throws {
+        let daemon = try KeyringDaemon()
+        let token = Secret("token", service: Self.service, keyring: daemon.keyring)
+        try token.set("started-locked-5e1f")
+        try daemon.restart(unlocking: false)
+        #expect(throws: KeyringError.locked) { try token.value() }
+        #expect(throws: KeyringError.locked) { try token.isSet }
+        #expect(throws: KeyringError.locked, "a removal that cannot see the item removes nothing") {
+            try token.set(nil)
+        }
+        #expect(throws: KeyringError.locked) { try token.set("new-6f2a") }
+        let neverStored = Secret("neverStored", service: Self.service, keyring: daemon.keyring)
+        #expect(throws: KeyringError.locked, "locked, whether or not an item is there") { try neverStored.value() }
+        let (read, reports) = ReportedErrors.during { token.wrappedValue }
+        #expect(read == nil && reports.count == 1, "\(reports)")
+        #expect("\(reports)".contains("locked") && !"\(reports)".contains("started-locked-5e1f"), "\(reports)")
+        // Unlocked, it is there, as it was.
+        try daemon.restart(unlocking: true)
+        #expect(try token.value() == "started-locked-5e1f")
+    }
+
+    /// A daemon that has no keyring at all (none made, no default) holds nothing this library
+    /// stored: "not stored" is true there, and a write says why it cannot store.
+    @Test func aDaemonWithNoKeyringHoldsNoSecret() throws {
+        let daemon = try KeyringDaemon(unlocking: false)
+        let token = Secret("token", service: Self.service, keyring: daemon.keyring)
+        #expect(try token.value() == nil)
+        #expect(try token.isSet == false)
+        try token.set(nil)
+        do {
+            try token.set("nowhere-3c8d")
+            Issue.record("stored an item with no keyring to keep it")
+        } catch {
+            if case .serviceUnavailable = error {} else { Issue.record("expected serviceUnavailable, got \(error)") }
+        }
+        #expect(daemon.files.isEmpty, "\(daemon.files)")
+    }
+
     @Test func noKeyringDaemonIsReportedNeverWrittenElsewhere() throws {
         let bus = try KeyringDaemon(withDaemon: false)
         let token = Secret("token", service: Self.service, keyring: bus.keyring)
@@ -259,6 +299,26 @@ struct MovingIntoTheKeyringTests {
         for text in [dumped(keyring), dumped(token), String(reflecting: keyring), "\(token)"] {
             #expect(!text.contains("sk-leak-8c1f"), "\(text)")
         }
+    }
+
+    /// A failed write of a secret is reported as what it is: nothing stored, nothing kept to
+    /// write later, no copy anywhere else.
+    @Test func aFailedWriteSaysTheSecretWasNotStored() throws {
+        let keyring = MemoryKeyring()
+        let token = Secret("token", service: "unstored", keyring: keyring)
+        keyring.failure = .locked
+        let (_, reports) = ReportedErrors.during { token.wrappedValue = "sk-unstored-2b7e" }
+        try #require(reports.count == 1, "\(reports)")
+        guard case .writeFailed(_, let underlying) = reports[0] else {
+            Issue.record("expected writeFailed, got \(reports[0])")
+            return
+        }
+        #expect(underlying as? KeyringError == .locked)
+        let text = "\(reports[0])"
+        #expect(text.contains("the secret was not stored, and no copy of it is kept anywhere else"), "\(text)")
+        #expect(!text.contains("next flush") && !text.contains("sk-unstored-2b7e"), "\(text)")
+        keyring.failure = nil
+        #expect(try keyring.containsSecret(for: token.item) == false)
     }
 
     private func dumped(_ value: Any) -> String {

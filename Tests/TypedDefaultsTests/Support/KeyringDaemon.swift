@@ -19,7 +19,8 @@ final class KeyringDaemon {
     /// The bus's address, for this process's keyring and for child processes.
     let address: String
     private let bus = Process()
-    private let daemon = Process()
+    /// The keyring daemon running now: another after ``restartLocked()``.
+    private var daemon = Process()
 
     /// A bus that starts no service when a call names one (the standard session bus would start
     /// the installed keyring daemon), and lets everyone on it talk to everyone: the file beside
@@ -28,8 +29,9 @@ final class KeyringDaemon {
         .deletingLastPathComponent().appendingPathComponent("keyring-bus.conf")
 
     /// Starts the bus and, unless `withDaemon` is false, the keyring daemon on it, and waits
-    /// until the daemon answers.
-    init(withDaemon: Bool = true) throws {
+    /// until the daemon answers. Not `unlocking`, the daemon finds no keyring in the new home
+    /// and makes none.
+    init(withDaemon: Bool = true, unlocking: Bool = true) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("keyring-\(UUID().uuidString)")
         let runtime = home.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -50,12 +52,18 @@ final class KeyringDaemon {
         }
         address = String(text.prefix { $0 != "\n" })
         guard withDaemon else { return }
+        try startDaemon(unlocking: unlocking)
+    }
 
+    /// Starts the keyring daemon on the bus, in the home, and waits until it answers. Unlocking,
+    /// it reads the login keyring's password (made with it on the first start); otherwise the
+    /// login keyring stays locked, as after a reboot before the desktop's login unlocks it.
+    private func startDaemon(unlocking: Bool) throws {
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/gnome-keyring-daemon")
-        daemon.arguments = ["--foreground", "--unlock", "--components=secrets"]
+        daemon.arguments = ["--foreground", "--components=secrets"] + (unlocking ? ["--unlock"] : [])
         daemon.environment = [
             "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": address,
+            "XDG_RUNTIME_DIR": home.appendingPathComponent("run").path, "DBUS_SESSION_BUS_ADDRESS": address,
         ]
         let password = Pipe()
         daemon.standardInput = password
@@ -63,22 +71,39 @@ final class KeyringDaemon {
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         // It reads the login keyring's password to the end of its input.
-        try password.fileHandleForWriting.write(contentsOf: Data("test password".utf8))
+        if unlocking { try password.fileHandleForWriting.write(contentsOf: Data("test password".utf8)) }
         try password.fileHandleForWriting.close()
-        try Self.waitUntilAnswered(keyring)
+        try waitUntil(answered: true)
     }
 
-    /// Waits at most 20 s for the daemon to take its name on the bus.
-    private static func waitUntilAnswered(_ keyring: SystemKeyring) throws {
+    /// Ends the keyring daemon and starts another on the same keyring files; not `unlocking`
+    /// them, a keyring that starts locked.
+    func restart(unlocking: Bool) throws {
+        Self.end(daemon)
+        // Its name released first, so that the next daemon is the one that answers.
+        try waitUntil(answered: false)
+        daemon = Process()
+        try startDaemon(unlocking: unlocking)
+    }
+
+    /// Waits at most 20 s until the daemon answers on the bus (a locked keyring answers too), or
+    /// until none does.
+    private func waitUntil(answered: Bool) throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
             do {
                 _ = try keyring.containsSecret(for: KeyringItem(service: "ready", account: "ready"))
-                return
+                if answered { return }
+            } catch .locked {
+                if answered { return }
             } catch {
-                guard case .serviceUnavailable = error, ContinuousClock.now < deadline else { throw error }
-                usleep(20_000)
+                guard case .serviceUnavailable = error else { throw error }
+                if !answered { return }
             }
+            guard ContinuousClock.now < deadline else {
+                throw Failed(description: "the keyring daemon did not \(answered ? "answer" : "end") in 20 s")
+            }
+            usleep(20_000)
         }
     }
 

@@ -201,6 +201,26 @@ struct SecretCommandTests {
         #expect(try fixture.store.storedValues().isEmpty)
     }
 
+    /// A keyring that starts locked lists none of its items: the tool says locked, never "not
+    /// set", and a delete that cannot see the secret deletes nothing.
+    @Test func aKeyringThatStartsLockedIsShownLockedNotUnset() async throws {
+        let fixture = try Fixture()
+        try fixture.daemon.keyring.setSecret(Data(Self.secret.utf8), for: fixture.item)
+        try fixture.daemon.restart(unlocking: false)
+        let state = "<secret: unknown, the keyring is locked; unlock it with the desktop's keyring tool>"
+        let key = try await fixture.run("read", fixture.suite, "apiToken")
+        #expect(key.output == state + "\n", "\(key.output)\(key.errors)")
+        let suite = try await fixture.run("read", fixture.suite)
+        #expect(suite.output.contains("apiToken = \(state);"), "\(suite.output)")
+        let deleted = try await fixture.run("delete", fixture.suite, "apiToken")
+        #expect(deleted.status == 1 && deleted.errors.contains("locked"), "\(deleted.errors)")
+        for result in [key, suite, deleted] {
+            #expect(!(result.output + result.errors).contains("not set") && !result.output.contains(Self.secret))
+        }
+        try fixture.daemon.restart(unlocking: true)
+        #expect(try fixture.daemon.keyring.secret(for: fixture.item) == Data(Self.secret.utf8))
+    }
+
     /// A terminal of the test's own: what the tool's prompt turns echo off on.
     struct Terminal {
         var controller: Int32 = -1

@@ -83,6 +83,33 @@ struct SecretRowTests {
         #expect(try store.storedValues().isEmpty)
     }
 
+    /// A keyring that starts locked lists none of its items: the row says locked, never "not
+    /// set", and neither a removal nor a write claims to have done what it could not.
+    @Test(.timeLimit(.minutes(2))) func aKeyringThatStartsLockedIsShownLockedNotUnset() async throws {
+        let daemon = try KeyringDaemon()
+        let (suite, store) = try Serve.suite()
+        _ = try DefaultsSchema.publish(SecretTestAccount(suite: suite, store: store, keyring: daemon.keyring))
+        let item = KeyringItem(service: suite, account: "apiToken")
+        try daemon.keyring.setSecret(Data(Self.secret.utf8), for: item)
+        try daemon.restart(unlocking: false)
+        let server = try await ServeTests.Server(
+            suite: suite, environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.address])
+        defer { server.stop() }
+        let listed = try await server.send("GET", "api/settings")
+        let row = try #require(try Self.row("apiToken", in: listed.body))
+        let state = row["secret"] as? String ?? ""
+        #expect(state.hasPrefix("unknown: ") && state.contains("locked"), "\(row)")
+        let removed = try await server.send("DELETE", "api/settings/apiToken")
+        #expect(removed.status == 503 && removed.body.contains("locked"), "\(removed.body)")
+        let written = try await server.send("PUT", "api/settings/apiToken", body: #"{"value": "other"}"#)
+        #expect(written.status == 503 && written.body.contains("locked"), "\(written.body)")
+        for body in [listed.body, removed.body, written.body] {
+            #expect(!body.contains("not set") && !body.contains(Self.secret))
+        }
+        try daemon.restart(unlocking: true)
+        #expect(try daemon.keyring.secret(for: item) == Data(Self.secret.utf8))
+    }
+
     @Test(.timeLimit(.minutes(2))) func aSecretsFieldOfAStalePageIsNeverWrittenInTheSuite() async throws {
         let daemon = try KeyringDaemon()
         let (suite, store) = try Serve.suite()

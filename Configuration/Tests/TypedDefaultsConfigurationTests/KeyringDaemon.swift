@@ -1,0 +1,1 @@
+../../../Tests/TypedDefaultsTests/Support/KeyringDaemon.swift

@@ -95,7 +95,9 @@ extension DefaultsStore {
 
     /// Runs `step` as version `version`, unless the suite has reached it.
     private func run(_ step: DefaultsMigration, version: Int) throws(DefaultsError) {
-        try state.commitEdit { [state] edit throws(DefaultsError) in
+        var warning: DefaultsError?
+        try state.commitEdit { [state, sizeLimit] edit throws(DefaultsError) in
+            let before = sizeLimit.measures ? edit.contents : [:]
             let current: Int
             do {
                 current = try Self.version(in: edit[DefaultsStoredKey(Self.migrationVersionKey)])
@@ -121,7 +123,14 @@ extension DefaultsStore {
             }
             for (key, object) in work.changes { edit[key] = object }
             edit[DefaultsStoredKey(Self.migrationVersionKey)] = StoredObject(version)
+            // A step that would take the suite past the store's limit fails as any other does.
+            do {
+                warning = try sizeLimit.check(edit, from: before, path: state.location)
+            } catch {
+                throw .migrationFailed(version: version, step: step.summary, underlying: error)
+            }
         }
+        if let warning { DefaultsError.report(warning) }
     }
 
     /// The version a stored object records; none stored is version 0.

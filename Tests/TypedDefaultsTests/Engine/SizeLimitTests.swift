@@ -161,6 +161,28 @@ import Testing
         #expect(store.storedValue(forKey: "small") == nil)
     }
 
+    /// A migration step that would take the suite past the limit fails as a step that throws
+    /// does: nothing of it written, the suite left at the version before.
+    @Test func aMigrationStepPastTheLimitFailsAndWritesNothing() throws {
+        let suite = try TestSuite()
+        let store = suite.store.sizeLimit(.bytes(4000))
+        let steps: [DefaultsMigration] = [
+            .editStoredValues("small") { $0["note"] = .string("kept") },
+            .editStoredValues("large") { $0["blob"] = .data(Data(count: 5000)) },
+        ]
+        let (thrown, _) = ReportedErrors.during {
+            #expect(throws: DefaultsError.self) { try store.migrate(steps) }
+        }
+        guard case .migrationFailed(2, _, let underlying)? = thrown,
+            case .sizeLimitExceeded? = underlying as? DefaultsError
+        else {
+            Issue.record("expected step 2 to fail past the limit, got \(String(describing: thrown))")
+            return
+        }
+        #expect(store.migrationVersion == 1)
+        #expect(store.storedValue(forKey: "blob") == nil && store.storedValue(forKey: "note") == .string("kept"))
+    }
+
     @Test func anUpdatePastTheLimitStoresNothing() throws {
         let suite = try TestSuite()
         let store = suite.store.sizeLimit(.bytes(4000))

@@ -34,20 +34,23 @@ enum EngineBenchmarks {
         }
     }
 
-    /// A suite holding `count` keys, written and flushed, with nothing flushed behind a
-    /// benchmark's back.
+    /// A suite holding `count` keys, and a `Data` value of `bytes` beside them when given,
+    /// written and flushed, with nothing flushed behind a benchmark's back.
     struct SizedSuite: BenchmarkFixture {
         let suite: BenchmarkSuite
         let store: DefaultsStore
         let rawSuite: BenchmarkSuite
 
-        init(keys count: Int) throws {
-            suite = try BenchmarkSuite("flush\(count)")
+        init(keys count: Int, archiveBytes: Int = 0) throws {
+            suite = try BenchmarkSuite("flush\(count).\(archiveBytes)")
             store = suite.store.durability(.coalesced(within: .seconds(3600)))
-            rawSuite = try BenchmarkSuite("raw.flush\(count)")
+            rawSuite = try BenchmarkSuite("raw.flush\(count).\(archiveBytes)")
             for index in 0..<count {
                 UserDefault(wrappedValue: 0, "key.\(index)", store: store).wrappedValue = index
                 rawSuite.defaults.defaults.set(index, forKey: "key.\(index)")
+            }
+            if archiveBytes > 0 {
+                UserDefault(wrappedValue: Data(), "archive", store: store).wrappedValue = Data(count: archiveBytes)
             }
             try store.flush()
             rawSuite.defaults.defaults.synchronize()
@@ -56,24 +59,6 @@ enum EngineBenchmarks {
         func remove() throws {
             try suite.remove()
             try rawSuite.remove()
-        }
-    }
-
-    /// A suite of one counter and one `Data` value of `bytes`: what a suite near its size limit
-    /// costs to flush (the whole file is rewritten).
-    struct LargeSuite: BenchmarkFixture {
-        let suite: BenchmarkSuite
-        let store: DefaultsStore
-
-        init(bytes: Int) throws {
-            suite = try BenchmarkSuite("large\(bytes)")
-            store = suite.store.durability(.coalesced(within: .seconds(3600)))
-            UserDefault(wrappedValue: Data(), "archive", store: store).wrappedValue = Data(count: bytes)
-            try store.flush()
-        }
-
-        func remove() throws {
-            try suite.remove()
         }
     }
 
@@ -183,14 +168,7 @@ enum EngineBenchmarks {
                 defaults.synchronize()
                 benchmark.stopMeasurement()
             }
-            registerBenchmark("Flush with \(count) keys", configuration: .single) {
-                try SizedSuite(keys: count)
-            } body: { benchmark, fixture in
-                UserDefault(wrappedValue: 0, "key.0", store: fixture.store).wrappedValue += 1
-                benchmark.startMeasurement()
-                try? fixture.store.flush()
-                benchmark.stopMeasurement()
-            }
+            registerFlush("Flush with \(count) keys") { try SizedSuite(keys: count) }
             registerBenchmark("Flush with \(count) keys raw", configuration: .single) {
                 try SizedSuite(keys: count)
             } body: { benchmark, fixture in
@@ -203,18 +181,23 @@ enum EngineBenchmarks {
         }
     }
 
-    /// One changed counter flushed beside a value of 1 MiB and of just under 4 MiB, the most a
-    /// store takes by default: the cost that makes large data belong in a file of its own.
+    /// One changed key flushed beside a value of 1 MiB and of just under 4 MiB, the most a store
+    /// takes by default: the cost that makes large data belong in a file of its own.
     private static func registerLargeSuiteFlushes() {
         for (label, bytes) in [("1 MiB", 1 << 20), ("4 MiB", (4 << 20) - 1024)] {
-            registerBenchmark("Flush of a \(label) suite", configuration: .single) {
-                try LargeSuite(bytes: bytes)
-            } body: { benchmark, fixture in
-                UserDefault(wrappedValue: 0, "counter", store: fixture.store).wrappedValue += 1
-                benchmark.startMeasurement()
-                try? fixture.store.flush()
-                benchmark.stopMeasurement()
-            }
+            registerFlush("Flush of a \(label) suite") { try SizedSuite(keys: 1, archiveBytes: bytes) }
+        }
+    }
+
+    /// `flush()` of one changed key in the suite `make` makes.
+    private static func registerFlush(_ name: String, _ make: @escaping @Sendable () throws -> SizedSuite) {
+        registerBenchmark(name, configuration: .single) {
+            try make()
+        } body: { benchmark, fixture in
+            UserDefault(wrappedValue: 0, "key.0", store: fixture.store).wrappedValue += 1
+            benchmark.startMeasurement()
+            try? fixture.store.flush()
+            benchmark.stopMeasurement()
         }
     }
 

@@ -35,6 +35,8 @@ import Testing
         for (key, value) in contents { stored[DefaultsStoredKey(key)] = StoredObject(value) }
         let estimate = StoredObject.suiteSize(stored)
         #expect(estimate >= written.count, "\(estimate) estimated, \(written.count) written")
+        let ours = try BinaryPropertyList.data(stored)
+        #expect(estimate >= ours.count, "\(estimate) estimated, \(ours.count) in the engine's own file")
     }
 
     /// Held: adversarial contents whose objects a writer cannot share (distinct numbers,

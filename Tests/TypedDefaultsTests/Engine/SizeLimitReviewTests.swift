@@ -185,6 +185,23 @@ import Testing
         #expect(reported.contains(where: Self.isRefusal) && note.wrappedValue == "first", "\(reported)")
     }
 
+    /// Defect where suites are kept through `UserDefaults` (Apple platforms, and Linux with
+    /// `TYPEDDEFAULTS_SUITE_STORAGE=userdefaults`): a value only registered
+    /// (`register(defaults:)`), which no domain stores, counts toward the suite's size once a
+    /// handle has read it (its slot holds what `UserDefaults` reads), and writes that fit are
+    /// refused. Holds with plist files.
+    @Test func defectARegisteredValueCountsTowardTheSizeUnderUserDefaults() throws {
+        let suite = try TestSuite()
+        suite.defaults.register(defaults: ["registered": Data(count: 9000)])
+        let store = suite.store.sizeLimit(.bytes(10_000))
+        let registered = UserDefault(wrappedValue: Data(), "registered", store: store)
+        _ = registered.wrappedValue
+        let note = UserDefault(wrappedValue: "", "note", store: store)
+        let (_, reported) = ReportedErrors.during { note.wrappedValue = String(repeating: "n", count: 2000) }
+        #expect(!reported.contains(where: Self.isRefusal), "\(reported)")
+        #expect(note.wrappedValue.count == 2000)
+    }
+
     /// Held: a test's copy (`.isolatedDefaults`) and a program's own backend refuse past the
     /// limit as a plist file does.
     @Test func aTestsCopyAndAProgramsBackendRefuseToo() throws {

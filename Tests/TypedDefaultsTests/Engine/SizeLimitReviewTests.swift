@@ -144,14 +144,18 @@ import Testing
     /// past the limit, whatever else the suite holds; once it can be read again, the pending
     /// write is committed past the limit.
     @Test func defectAWritePastTheLimitOnASuiteThatCannotBeReadIsCommittedLater() throws {
-        let backend = UnreadableUntilAllowed()
+        let storage = SharedMemoryBackend.Storage()
+        storage.lock.withLock { storage.isUnreachable = true }
+        let location = "review-unreadable-\(UUID().uuidString)"
+        let backend = SharedMemoryBackend(location: location, storage: storage)
         let store = DefaultsStore(backend: backend, durability: .immediate).sizeLimit(.bytes(10_000))
         let blob = UserDefault(wrappedValue: Data(), "blob", store: store)
         let (_, reported) = ReportedErrors.during { blob.wrappedValue = Data(count: 20_000) }
         #expect(reported.contains(where: Self.isRefusal), "a value larger than the limit on its own: \(reported)")
-        backend.allow()
+        storage.lock.withLock { storage.isUnreachable = false }
         _ = ReportedErrors.during { try? store.flush() }
-        #expect(backend.contents[DefaultsStoredKey("blob")] == nil, "committed past the limit")
+        let stored = storage.lock.withLock { storage.suites[location]?[DefaultsStoredKey("blob")] }
+        #expect(stored == nil, "committed past the limit")
     }
 
     /// Defect: `sizeLimit(_:)` (as `durability(_:)`) makes its store on `state`, which in an
@@ -167,22 +171,6 @@ import Testing
         UserDefault(wrappedValue: "", "durable", store: made.1).wrappedValue = "written"
         #expect(try suite.flushedObject(forKey: "limited") as? String == "written")
         #expect(try suite.flushedObject(forKey: "durable") as? String == "written")
-    }
-
-    /// Defect where suites are kept through `UserDefaults` (Apple platforms, and Linux with
-    /// `TYPEDDEFAULTS_SUITE_STORAGE=userdefaults`): such a backend is refreshed key by key, and
-    /// only keys this process holds slots for; a key another writer added is never counted, so
-    /// the suite's size, once counted, stays low and writes pass the limit. The same test as
-    /// `anotherWritersGrowthCountsAfterARefresh`, without its plist-files-only trait.
-    @Test func defectAnotherWritersKeyCountsAfterARefreshUnderEveryStorage() throws {
-        let suite = try TestSuite()
-        let store = suite.store.sizeLimit(.bytes(10_000)).durability(.immediate)
-        let note = UserDefault(wrappedValue: "", "note", store: store)
-        note.wrappedValue = "first"
-        suite.plant(Data(count: 9_800), forKey: "outside")
-        store.refresh()
-        let (_, reported) = ReportedErrors.during { note.wrappedValue = String(repeating: "n", count: 500) }
-        #expect(reported.contains(where: Self.isRefusal) && note.wrappedValue == "first", "\(reported)")
     }
 
     /// Defect where suites are kept through `UserDefaults` (Apple platforms, and Linux with
@@ -206,8 +194,8 @@ import Testing
     /// limit as a plist file does.
     @Test func aTestsCopyAndAProgramsBackendRefuseToo() throws {
         let suite = try TestSuite()
-        let backend = UnreadableUntilAllowed()
-        backend.allow()
+        let location = "review-backend-\(UUID().uuidString)"
+        let backend = SharedMemoryBackend(location: location)
         let stores = [
             suite.store.sizeLimit(.bytes(4000)),
             DefaultsStore(backend: backend, durability: .immediate).sizeLimit(.bytes(4000)),
@@ -220,7 +208,7 @@ import Testing
             }
             #expect(refused, "store \(index)")
         }
-        #expect(backend.contents.isEmpty)
+        #expect(backend.storage.lock.withLock { backend.storage.suites[location] ?? [:] }.isEmpty)
     }
 
     // MARK: What held
@@ -277,42 +265,4 @@ import Testing
         #expect(reported.filter(Self.isRefusal).count == 2)
         #expect(note.wrappedValue.hasPrefix("heard") && blob.wrappedValue.isEmpty)
     }
-}
-
-/// A program's backend that cannot be read (nor written) until allowed, as a database that is
-/// down; its contents only change in commits.
-private final class UnreadableUntilAllowed: DefaultsBackend, @unchecked Sendable {
-    // `failing` and `stored` are only touched under `lock`.
-    private let lock = NSLock()
-    private var failing = true
-    private var stored: [DefaultsStoredKey: DefaultsStoredValue] = [:]
-    let location = "review-unreadable-\(UUID().uuidString)"
-
-    private struct Down: Error {}
-
-    func allow() { lock.withLock { failing = false } }
-    var contents: [DefaultsStoredKey: DefaultsStoredValue] { lock.withLock { stored } }
-
-    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        lock.lock()
-        defer { lock.unlock() }
-        if failing { throw .readFailed(path: location, underlying: Down()) }
-        return stored
-    }
-
-    func commit(
-        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
-        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
-    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
-        lock.lock()
-        defer { lock.unlock() }
-        if failing { throw .writeFailed(path: location, underlying: Down()) }
-        var values = stored
-        for (key, value) in changes { values[key] = value }
-        try edit(&values)
-        stored = values
-        return values
-    }
-
-    func observeChanges(_ changed: @escaping @Sendable () -> Void) {}
 }

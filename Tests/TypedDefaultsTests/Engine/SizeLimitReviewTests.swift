@@ -190,6 +190,22 @@ import Testing
         #expect(note.wrappedValue.count == 2000)
     }
 
+    /// Defect where suites are kept through `UserDefaults`, the other way: the first write of a
+    /// key whose value was only registered is measured as replacing that value, so it seems not
+    /// to grow the suite, and is made past the limit. Holds with plist files.
+    @Test func defectAFirstWriteOverARegisteredValueIsMadePastTheLimitUnderUserDefaults() throws {
+        let suite = try TestSuite()
+        suite.defaults.register(defaults: ["registered": Data(repeating: 1, count: 9000)])
+        let store = suite.store.sizeLimit(.bytes(10_000))
+        let other = UserDefault(wrappedValue: Data(), "other", store: store)
+        other.wrappedValue = Data(count: 6000)
+        let registered = UserDefault(wrappedValue: Data(), "registered", store: store)
+        _ = registered.wrappedValue
+        let (_, reported) = ReportedErrors.during { registered.wrappedValue = Data(repeating: 2, count: 9000) }
+        #expect(reported.contains(where: Self.isRefusal), "\(reported)")
+        #expect(try Self.estimate(of: suite) <= 10_000, "the suite went past its limit")
+    }
+
     /// Held: a test's copy (`.isolatedDefaults`) and a program's own backend refuse past the
     /// limit as a plist file does.
     @Test func aTestsCopyAndAProgramsBackendRefuseToo() throws {

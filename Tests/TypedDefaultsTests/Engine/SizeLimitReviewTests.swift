@@ -206,6 +206,26 @@ import Testing
         #expect(try Self.estimate(of: suite) <= 10_000, "the suite went past its limit")
     }
 
+    /// Defect: a migration step that makes a suite past the limit smaller is refused when the
+    /// version it records grows the suite more than the step shrank it: the first step on
+    /// such a suite, removing a small obsolete key, fails at every launch, though the article
+    /// says such a suite can always be cleaned up.
+    @Test(.plistFilesOnly("another program's file"))
+    func defectACleanupMigrationOfASuitePastTheLimitFails() throws {
+        let suite = try TestSuite()
+        let file: [String: Any] = ["big": Data(count: 20_000), "flag": true]
+        try FileManager.default.createDirectory(
+            at: suite.plistURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let bytes = try PropertyListSerialization.data(fromPropertyList: file, format: .binary, options: 0)
+        try bytes.write(to: suite.plistURL)
+        let store = suite.store.sizeLimit(.bytes(10_000))
+        let (thrown, _) = ReportedErrors.during {
+            Result { try store.migrate([.editStoredValues("drop the flag") { $0["flag"] = nil }]) }
+        }
+        #expect(throws: Never.self) { try thrown.get() }
+        #expect(store.storedValue(forKey: "flag") == nil)
+    }
+
     /// Held: a test's copy (`.isolatedDefaults`) and a program's own backend refuse past the
     /// limit as a plist file does.
     @Test func aTestsCopyAndAProgramsBackendRefuseToo() throws {

@@ -5,8 +5,10 @@ import Foundation
 /// format writes them, plus 8 for its entry in the offset table and the reference to it (at most
 /// 4 each); strings and data are not counted once for all their copies, as a writer may.
 extension StoredObject {
-    /// The header, the trailer and the top dictionary's marker and offset of an empty suite.
-    static let emptySuiteSize = 8 + 32 + 1 + 4
+    /// The header, the trailer and the top dictionary's marker and offset: the marker at its
+    /// largest (a count of 15 entries or more follows it as an integer of up to 8 bytes), so
+    /// that the suite's size can change by entries without its marker counted again.
+    static let emptySuiteSize = 8 + 32 + 10 + 4
 
     /// What an entry of a suite adds to it: its key and its value.
     static func entrySize(_ key: DefaultsStoredKey, _ object: StoredObject?) -> Int {

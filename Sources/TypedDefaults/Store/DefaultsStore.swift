@@ -170,7 +170,7 @@ public struct DefaultsStore: Sendable {
     /// @UserDefault("receipt", store: .standard.durability(.immediate)) var receipt = Data()
     /// ```
     public func durability(_ durability: Durability) -> DefaultsStore {
-        DefaultsStore(state: state, durability: durability, sizeLimit: sizeLimit)
+        DefaultsStore(state: ownState, durability: durability, sizeLimit: sizeLimit)
     }
 
     /// The same suite with writes through the store refused past `limit` (see
@@ -181,7 +181,7 @@ public struct DefaultsStore: Sendable {
     /// static let tv = DefaultsStore(suite: "com.example.tv").sizeLimit(.tvOS)
     /// ```
     public func sizeLimit(_ limit: DefaultsSizeLimit) -> DefaultsStore {
-        DefaultsStore(state: state, durability: durability, sizeLimit: limit)
+        DefaultsStore(state: ownState, durability: durability, sizeLimit: limit)
     }
 
     /// Writes every change made in this process to disk now, and returns when they are there.

@@ -15,6 +15,12 @@ extension SuiteState {
         if let transaction = joinableTransaction() {
             transaction.take(takePending())
             let updated = transform(transaction.edit[slot.key])
+            let verdict = Self.judgeUpdate(
+                of: slot.key, to: updated, in: transaction.edit, within: sizeLimit, path: location)
+            switch verdict {
+            case .refused(let error): return after.report(error)
+            case .admitted(let warning): after.report(warning)
+            }
             transaction.join([slot.key: updated])
             lock.withLock { change(slot, to: updated, origin: .thisProcess, &after) }
             return
@@ -40,6 +46,8 @@ extension SuiteState {
                 self.lock.withLock { self.transaction = running }
                 defer { self.lock.withLock { self.transaction = nil } }
                 updated = transform(edit[slot.key])
+                // Writes the body made join the commit, so the update is measured with them.
+                running.take(self.takePending())
                 let verdict = Self.judgeUpdate(
                     of: slot.key, to: updated, in: edit, within: sizeLimit, path: self.location)
                 switch verdict {

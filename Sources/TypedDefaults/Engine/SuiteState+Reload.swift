@@ -62,6 +62,8 @@ extension SuiteState {
                 }
                 takeIn(values, origin: .otherProcess, &after)
             case .perKey:
+                // Keys no slot holds may have changed too: the next write counts the size again.
+                sizeInBytes = nil
                 for (key, slot) in slots where slot.isLoaded {
                     // Written through as it was made: a different object was written after it.
                     if slot.isPending, onlyIfChanged { continue }

@@ -34,7 +34,18 @@ extension SuiteState {
     func admit(
         _ object: StoredObject?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
     ) -> SizeChange? {
-        guard loadSuite(&after) else { return SizeChange(growth: 0, objectSize: nil) }
+        // A suite that cannot be read has no known size: only a value past the limit by itself
+        // is refused, and the rest kept until it can be read.
+        guard loadSuite(&after) else {
+            let alone = StoredObject.emptySuiteSize + StoredObject.entrySize(slot.key, object)
+            if case .refused(let error) = limit.judge(
+                from: StoredObject.emptySuiteSize, to: alone, key: slot.key.name, path: location)
+            {
+                after.report(error)
+                return nil
+            }
+            return SizeChange(growth: 0, objectSize: nil)
+        }
         if !slot.isLoaded { _ = loadedObject(slot, &after) }
         var oldSize = slot.objectSize
         if oldSize == nil, let old = slot.object { oldSize = StoredObject.size(of: old.object) }
@@ -75,14 +86,23 @@ extension DefaultsSizeLimit {
     var measures: Bool { bytes != nil || warningBytes != nil }
 
     /// Throws when `edit` grew the suite from `before` past the limit, naming the key that grew
-    /// it most; returns the report due when it crossed the warning mark.
+    /// it most; returns the report due when it crossed the warning mark. The `ignored` key (a
+    /// migration's version) is left out of both sizes.
     func check(
-        _ edit: SuiteEdit, from before: [DefaultsStoredKey: StoredObject], path: String
+        _ edit: SuiteEdit, from before: [DefaultsStoredKey: StoredObject], path: String,
+        ignoring ignored: DefaultsStoredKey? = nil
     ) throws(DefaultsError) -> DefaultsError? {
         guard measures else { return nil }
-        let after = edit.contents
+        var before = before
+        var after = edit.contents
+        if let ignored {
+            before[ignored] = nil
+            after[ignored] = nil
+        }
         let growth = { (key: DefaultsStoredKey) in StoredObject.sizeChange(key, from: before[key], to: after[key]) }
-        guard let key = edit.changes.keys.max(by: { growth($0) < growth($1) }) else { return nil }
+        guard let key = edit.changes.keys.filter({ $0 != ignored }).max(by: { growth($0) < growth($1) }) else {
+            return nil
+        }
         let verdict = judge(
             from: StoredObject.suiteSize(before), to: StoredObject.suiteSize(after), key: key.name, path: path)
         switch verdict {

@@ -125,7 +125,10 @@ extension DefaultsStore {
             edit[DefaultsStoredKey(Self.migrationVersionKey)] = StoredObject(version)
             // A step that would take the suite past the store's limit fails as any other does.
             do {
-                warning = try sizeLimit.check(edit, from: before, path: state.location)
+                // Not the version it records: a step that cleans up a suite past the limit is
+                // always made.
+                warning = try sizeLimit.check(
+                    edit, from: before, path: state.location, ignoring: DefaultsStoredKey(Self.migrationVersionKey))
             } catch {
                 throw .migrationFailed(version: version, step: step.summary, underlying: error)
             }

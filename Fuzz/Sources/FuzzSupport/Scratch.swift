@@ -17,11 +17,13 @@ public enum Scratch {
         return folder
     }()
 
-    /// A store on the suite `name` in the folder, committing every write at once.
+    /// A store on the suite `name` in the folder, committing every write at once, with no size
+    /// limit: a few bytes of a binary property list can decode to a suite past it (its objects
+    /// shared), and what is checked here is that any suite the reader accepts is kept exactly.
     public static func store(_ name: String) -> DefaultsStore {
         _ = folder
         do {
-            return try DefaultsStore(suiteName: name, durability: .immediate)
+            return try DefaultsStore(suiteName: name, durability: .immediate).sizeLimit(.none)
         } catch {
             violated("the scratch suite \(name) cannot be opened", "\(error)")
         }

@@ -44,24 +44,39 @@ extension StoredObject {
 
     /// The bytes `object` takes, with everything in it.
     static func size(of object: Any) -> Int {
-        func opened<Object>(_ object: Object) -> Int { size(ofOpened: object) }
+        size(of: object, seen: nil)
+    }
+
+    private static func size(of object: Any, seen: SeenStorage?) -> Int {
+        func opened<Object>(_ object: Object) -> Int { size(ofOpened: object, seen: seen) }
         return _openExistential(object, do: opened)
+    }
+
+    /// The text and data buffers met so far in one value: a file may hold one string thousands
+    /// of times (a reader shares it, and a binary writer writes it once), and counting every copy
+    /// would take a 35 KB file for 64 MB, and as long to count.
+    private final class SeenStorage {
+        var addresses = Set<UnsafeRawPointer>()
+
+        /// Whether a buffer of `count` bytes at `address` is met for the first time. Small ones
+        /// are not told apart: their bytes may sit in a temporary copy, at any address.
+        func isFirst(_ address: UnsafeRawPointer?, count: Int) -> Bool {
+            guard count >= 64, let address else { return true }
+            return addresses.insert(address).inserted
+        }
     }
 
     /// ``size(of:)`` with the object's own type: the common scalars are told by their type alone,
     /// with no dynamic cast (each one, from `Any`, costs hundreds of instructions on every
     /// write: a cast looks for a bridging conformance).
-    private static func size<Object>(ofOpened object: Object) -> Int {
+    private static func size<Object>(ofOpened object: Object, seen: SeenStorage?) -> Int {
         let overhead = 8
         // Each bit cast is of a value whose type was just found to be the target's.
         if Object.self == Int.self { return overhead + 1 + integerBytes(Int64(unsafeBitCast(object, to: Int.self))) }
         if Object.self == Bool.self { return overhead + 1 }
         if Object.self == Double.self || Object.self == Float.self || Object.self == Date.self { return overhead + 9 }
-        if Object.self == String.self { return overhead + stringBytes(unsafeBitCast(object, to: String.self)) }
-        if Object.self == Data.self {
-            let data = unsafeBitCast(object, to: Data.self)
-            return overhead + marker(data.count) + data.count
-        }
+        if Object.self == String.self { return overhead + stringBytes(unsafeBitCast(object, to: String.self), seen) }
+        if Object.self == Data.self { return overhead + dataBytes(unsafeBitCast(object, to: Data.self), seen) }
         if let number = StoredObject.number(object) {
             switch number {
             case .bool: return overhead + 1
@@ -70,19 +85,26 @@ extension StoredObject {
             case .floating: return overhead + 9
             }
         }
-        if let string = object as? String { return overhead + stringBytes(string) }
-        if let data = object as? Data { return overhead + marker(data.count) + data.count }
+        if let string = object as? String { return overhead + stringBytes(string, seen) }
+        if let data = object as? Data { return overhead + dataBytes(data, seen) }
         if object is Date { return overhead + 9 }
+        let seen = seen ?? SeenStorage()
         if let entries = exactEntries(object) {
             return entries.reduce(overhead + marker(entries.count)) { total, entry in
-                total + 8 + stringBytes(entry.key.name) + size(of: entry.value)
+                total + 8 + stringBytes(entry.key.name, seen) + size(of: entry.value, seen: seen)
             }
         }
         if let elements = array(object) {
-            return elements.reduce(overhead + marker(elements.count)) { $0 + size(of: $1) }
+            return elements.reduce(overhead + marker(elements.count)) { $0 + size(of: $1, seen: seen) }
         }
         // Not a property-list object: the engine never stores one; count it as an empty one.
         return overhead + 1
+    }
+
+    /// Data's bytes with their marker; none for a buffer met before in the same value.
+    private static func dataBytes(_ data: Data, _ seen: SeenStorage?) -> Int {
+        if let seen, !seen.isFirst(data.withUnsafeBytes { $0.baseAddress }, count: data.count) { return 0 }
+        return marker(data.count) + data.count
     }
 
     /// An integer's bytes after its marker: 8 for a negative one, as readers expect.
@@ -91,9 +113,16 @@ extension StoredObject {
     }
 
     /// A string's bytes with their marker, without the overhead: ASCII takes a byte a
-    /// character, anything else UTF-16.
-    private static func stringBytes(_ string: String) -> Int {
+    /// character, anything else UTF-16; none for a buffer met before in the same value.
+    private static func stringBytes(_ string: String, _ seen: SeenStorage? = nil) -> Int {
         let utf8 = string.utf8
+        if let seen,
+            !seen.isFirst(
+                utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil,
+                count: utf8.count)
+        {
+            return 0
+        }
         let isASCII = utf8.withContiguousStorageIfAvailable(isASCII) ?? utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return marker(utf8.count) + utf8.count }
         let units = string.utf16.count

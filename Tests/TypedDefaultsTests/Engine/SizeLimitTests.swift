@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    /// One string or data held many times in a value (as a reader shares an object a file
+    /// refers to often) is counted once, as a binary writer writes it: a file of 35 KB is not
+    /// taken for 64 MB, and counting it does not read 64 MB.
+    @Test func aValueSharedManyTimesInOneValueIsCountedOnce() throws {
+        let text = String(repeating: "x", count: 8000)
+        let blob = Data(repeating: 7, count: 8000)
+        let contents: [String: Any] = [
+            "strings": [String](repeating: text, count: 4000), "datas": [Data](repeating: blob, count: 4000),
+        ]
+        var stored: [DefaultsStoredKey: StoredObject] = [:]
+        for (key, value) in contents { stored[DefaultsStoredKey(key)] = StoredObject(value) }
+        // The engine's writer writes an equal string or data once (corelibs
+        // Foundation's writes every copy: 64 MB).
+        let written = try BinaryPropertyList.data(stored)
+        let estimate = StoredObject.suiteSize(stored)
+        #expect(estimate >= written.count && estimate < 100_000, "\(estimate) estimated, \(written.count) written")
+    }
+
     @Test func aWritePastTheLimitIsRefusedAndChangesNeitherTheValueNorTheFile() throws {
         let suite = try TestSuite()
         let store = suite.store.sizeLimit(.bytes(4000)).durability(.immediate)

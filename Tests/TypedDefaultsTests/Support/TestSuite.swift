@@ -77,13 +77,14 @@ final class TestSuite {
         TestSuite.removeFiles(of: plistURL)
     }
 
-    /// Removes a suite's plist, its lock file, its published schema and any corrupt copies
-    /// preserved beside it: every file named after the suite.
+    /// Removes a suite's plist, its lock file, its published schema, any corrupt copies
+    /// preserved beside it, and the hidden temporary a writer killed mid-write left: every file
+    /// named after the suite.
     static func removeFiles(of plist: URL) {
         let folder = plist.deletingLastPathComponent()
         let suitePrefix = plist.deletingPathExtension().lastPathComponent + "."
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(suitePrefix) {
+        for name in names where name.hasPrefix(suitePrefix) || name.hasPrefix("." + suitePrefix) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }

@@ -6,8 +6,9 @@ import Foundation
 /// The size is counted once (every entry's, from the slots and the loaded contents) and then
 /// kept as writes change it, in ``change(_:to:origin:sizeChange:_:)``; taking in contents whole
 /// (a load, another process's commit, this process's flush) forgets it, and the next write
-/// counts it again. So a write costs the estimate of its old and new objects, and a count of
-/// the whole suite comes at most once per commit, whose write of the file costs more.
+/// counts it again. So a write costs the estimate of its new object (a slot keeps the size of
+/// the value it holds, measured by the write that stored it), and a count of the whole suite
+/// comes at most once per commit, whose write of the file costs more.
 extension SuiteState {
     /// The suite's size as this process sees it, pending writes included, counted when not
     /// known. Under `lock`, the suite loaded.
@@ -29,8 +30,7 @@ extension SuiteState {
 
     /// How much a write of `object` to `slot` changes the suite's size, and the size of
     /// `object`'s value, or `nil` when `limit` refuses it (reported through `after`); a crossing
-    /// of the warning mark is reported too. Under `lock`. A suite that could not be loaded has no
-    /// known size and refuses nothing: its writes are kept until it can be read.
+    /// of the warning mark is reported too. Under `lock`.
     func admit(
         _ object: StoredObject?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
     ) -> SizeChange? {

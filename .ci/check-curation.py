@@ -2,9 +2,9 @@
 """Checks that the DocC catalog curates every public symbol: check-curation.py ARCHIVE [MODULE]
 
 Every type, and every member of a type, protocol or extension, of the module (TypedDefaults unless
-MODULE is given; TypedDefaultsSchema has a catalog of its own) must
-be listed under a Topics heading written by hand: on the landing page, in an article, or on its
-type's page (a documentation extension in the catalog's Extensions folder). DocC lists the rest
+MODULE is given; each library has a catalog of its own) must be listed under a Topics heading
+written by hand: on the landing page, in an article, or on its type's page (a documentation
+extension in the catalog's Extensions folder). DocC lists the rest
 under headings it makes itself, by kind ("Instance Methods", "Default Implementations"), and
 marks those sections `"generated": true` in the page's JSON; a symbol listed only there, or on
 no page at all, fails the check, named by its path, as a symbol link names it. (A symbol curated

@@ -58,7 +58,7 @@
         ///   - secrets: the keys (joined with ".") whose values access logs redact; secrets the
         ///     suite's schema declares are redacted besides.
         ///   - keyring: where the secrets the suite's schema declares are kept; the system's unless given.
-        /// - Throws: ``DefaultsError`` when the suite cannot be read: a server should not start on
+        /// - Throws: `DefaultsError` when the suite cannot be read: a server should not start on
         ///   settings it cannot see.
         public init(
             store: DefaultsStore, name: String? = nil, secrets: SecretsSpecifier<String, ConfigContent> = .none,
@@ -152,7 +152,7 @@
     extension DefaultsProvider: ConfigProvider {
         /// The current value, from the provider's copy of the suite: no I/O. A stored value of
         /// another type is thrown as a ``DefaultsProviderTypeMismatch`` and reported to
-        /// ``DefaultsError/handler``.
+        /// `DefaultsError.handler`.
         public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
             try reportingLookup(key, type, in: state.withLock { $0.values })
         }

@@ -21,20 +21,20 @@
     /// ```
     ///
     /// - **What each property becomes.** A `let` handle named with a `$` (`$theme`, a
-    ///   ``TypedDefaults/UserDefault``, or a ``TypedDefaults/Setting`` with ``SettingInfo``) and
+    ///   `UserDefault`, or a `Setting` with ``SettingInfo(title:info:)``) and
     ///   accessors that read and write it: `settings.theme = .dark` is stored at once, and
     ///   `settings.$theme.reset()` brings the default back.
     /// - **Sendable.** The class keeps only those `let`s, so it can be declared `Sendable`
     ///   without `@unchecked` when every value is.
     /// - **Observable.** `withObservationTracking` and SwiftUI hear every change of a key: from
     ///   this instance, another instance, any other handle, and another process.
-    /// - **A catalog.** The class is a ``TypedDefaults/SettingsCatalog``: its settings and
+    /// - **A catalog.** The class is a `SettingsCatalog`: its settings and
     ///   secrets are listed, and published with `DefaultsSchema.publish(_:keys:)`.
     /// - **Callbacks.** A typed key's `didSet` runs after every change, never when the object is
     ///   made or first read.
     ///
     /// - Parameters:
-    ///   - prefix: put before each property's name to make its key; not before a ``SettingKey(_:)-5x9xq``.
+    ///   - prefix: put before each property's name to make its key; not before a ``SettingKey(_:)-64hoh``.
     ///   - store: the store every setting of the class lives in; `.standard` unless given.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @attached(memberAttribute)
@@ -69,7 +69,7 @@
     @attached(peer)
     public macro SettingIgnored() = #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
 
-    /// Makes the property a ``TypedDefaults/Setting`` with a title and an explanation, for a
+    /// Makes the property a `Setting` with a title and an explanation, for a
     /// settings screen, the catalog and the settings page.
     ///
     /// ```swift
@@ -79,7 +79,7 @@
     public macro SettingInfo(title: String? = nil, info: String = "") =
         #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
 
-    /// Makes the property a ``TypedDefaults/Setting`` kept within `range` and stepped by `step`.
+    /// Makes the property a `Setting` kept within `range` and stepped by `step`.
     ///
     /// ```swift
     /// @SettingInfo(title: "Volume", range: 0.0...1.0, step: 0.1) var volume = 0.5
@@ -89,7 +89,7 @@
         title: String? = nil, info: String = "", range: ClosedRange<Value>, step: Value? = nil
     ) = #externalMacro(module: "TypedDefaultsMacrosPlugin", type: "SettingMarkerMacro")
 
-    /// Makes the property a ``TypedDefaults/Setting`` that takes only one of `options`. The
+    /// Makes the property a `Setting` that takes only one of `options`. The
     /// first option names its type, as the attribute is checked apart from the property:
     /// `options: [Theme.light, .dark]`.
     ///

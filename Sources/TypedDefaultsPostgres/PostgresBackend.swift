@@ -18,7 +18,7 @@
     /// ```
     ///
     /// A suite is the rows of one table (`typed_defaults` unless named) with its name: a key, its
-    /// value as the exact JSON of a ``TypedDefaults/DefaultsStoredValue``, a version counted up by
+    /// value as the exact JSON of a `DefaultsStoredValue`, a version counted up by
     /// each change, and the time of the change. The table is created when missing. Each commit is
     /// one transaction holding the suite's advisory lock, so commits from every machine are
     /// serialized: `update` never loses an increment, and for a key written by two machines the
@@ -33,7 +33,7 @@
     /// ``check(_:forKey:)``; a database whose encoding cannot hold every character when connecting.
     ///
     /// While the server cannot be reached, reads are served from the store's cache, writes stay
-    /// pending, and the store retries the commit (see ``TypedDefaults/DefaultsStore``); a listener
+    /// pending, and the store retries the commit (see `DefaultsStore`); a listener
     /// that loses its connection reconnects and reloads.
     ///
     /// A server that accepts connections and never answers holds nothing for ever: connecting waits
@@ -92,6 +92,9 @@
         /// A backend for `suite` in `table` of the database `configuration` logs in to.
         ///
         /// - Parameters:
+        ///   - configuration: The server, the user and the database, as postgres-nio takes them
+        ///     (``environmentConfiguration(_:)`` reads them from PostgreSQL's variables).
+        ///   - suite: The suite's name: the rows of `table` that hold its name.
         ///   - table: A plain identifier: lowercase letters, digits and underscores, starting with a
         ///     letter or underscore, 50 characters at most (the commit log's table and index are
         ///     named after it, and PostgreSQL cuts names at 63).
@@ -106,7 +109,7 @@
         ///     failing. A flush or update waits this long, or the 5 s the store gives a commit when
         ///     that is longer; the store's deadline at exit (2 s) is kept by every wait.
         ///   - maximumValueBytes: The largest value stored, in bytes of its JSON form (see
-        ///     ``TypedDefaults/DefaultsStoredValue``); a write of a larger one is refused and
+        ///     `DefaultsStoredValue`); a write of a larger one is refused and
         ///     reported. At most 1,000,000,000: PostgreSQL stores no text, and takes no message, of
         ///     1 GiB, so a larger value would fail every commit. Every commit reads the suite whole,
         ///     so keep values small.
@@ -115,7 +118,7 @@
         ///     (the store reports it and reads defaults). On any other thread, another group's loops
         ///     included, it waits as documented here.
         ///   - logger: Where postgres-nio logs; errors only, unless you set another level.
-        /// - Throws: ``TypedDefaults/DefaultsError/invalidSuiteName(_:reason:)`` for a table name
+        /// - Throws: `DefaultsError.invalidSuiteName(_:reason:)` for a table name
         ///   that is not a plain identifier, or a suite name longer than ``maximumNameBytes`` or
         ///   holding U+0000, which PostgreSQL's `text` cannot store: refused here, since every
         ///   query names the suite.
@@ -211,7 +214,7 @@
             }
         }
 
-        /// Commits as ``TypedDefaults/DefaultsBackend`` says. A commit whose connection is lost, or
+        /// Commits as `DefaultsBackend` says. A commit whose connection is lost, or
         /// that a restarting server refuses, is tried again on a new connection for ``outageWait``,
         /// running `edit` again on the freshest values. When the answer to `COMMIT` itself was lost,
         /// the next try first looks for the commit's id in the commit log (under the suite's lock, so

@@ -12,8 +12,8 @@ import TypedDefaults
 ///
 /// Reading asks the keyring each time (the wrapper keeps no copy; the value you read is an
 /// ordinary `String`); `nil` means none is stored. A read that fails (a locked keyring, no secret store) answers `nil` and reports
-/// ``DefaultsError/readFailed(path:underlying:)`` with a ``KeyringError``; a write that fails
-/// reports ``DefaultsError/writeFailed(path:underlying:)``, saying the secret was not stored,
+/// `DefaultsError.readFailed(path:underlying:)` with a ``KeyringError``; a write that fails
+/// reports `DefaultsError.writeFailed(path:underlying:)`, saying the secret was not stored,
 /// and stores nothing anywhere else.
 /// To handle the error where it happens, use the projected value:
 /// `try $openAIToken.set("sk-…")`. Assigning `nil` removes the item.
@@ -35,7 +35,7 @@ public struct Secret: Sendable, CustomStringConvertible, CustomReflectable {
     let title: String, info: String
 
     /// A secret named `key`, filed under `service` (the standard suite's name unless given:
-    /// the bundle identifier, the name ``DefaultsStore/nameStandardSuite(_:)`` gave, or the
+    /// the bundle identifier, the name `DefaultsStore.nameStandardSuite(_:)` gave, or the
     /// program's), in `keyring` (the system's unless given).
     ///
     /// - Parameters:

@@ -2,7 +2,7 @@ import Foundation
 import TypedDefaults
 import TypedDefaultsSchema
 
-/// Checks that a ``TypedDefaults/DefaultsBackend`` keeps the promises the engine relies on, from
+/// Checks that a `DefaultsBackend` keeps the promises the engine relies on, from
 /// any test framework:
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import TypedDefaultsSchema
 /// `makeBackend` gives a backend of a new, empty suite, with a location no other suite has, on
 /// each call. `reopen`, when given, gives a second backend on the same suite, standing for
 /// another process or machine: the checks then include that each sees the other's commits and
-/// is told of them (``TypedDefaults/DefaultsBackend/observeChanges(_:)``) within five seconds (a
+/// is told of them (`DefaultsBackend.observeChanges(_:)`) within five seconds (a
 /// bound for a loaded machine running many tests at once, not a latency to aim at).
 public enum DefaultsBackendConformance {
     /// A check the backend did not pass.

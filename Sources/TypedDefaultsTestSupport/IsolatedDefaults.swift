@@ -14,7 +14,8 @@ import TypedDefaults
 ///
 /// Code under test reads and writes its stores unchanged, and tests run in parallel without
 /// seeing each other's values; nothing is read from or written to a suite's file, a
-/// `UserDefaults` object or a backend. See <doc:Testing> for what it covers and what it costs.
+/// `UserDefaults` object or a backend. The article "Testing code that uses settings", in the
+/// `TypedDefaults` catalog, says what it covers and what it costs.
 ///
 /// - **Per test.** On a suite, each test function (each case of a parameterized one) gets its
 ///   own copies, which end with it.

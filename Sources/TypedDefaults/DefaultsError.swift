@@ -11,9 +11,10 @@ import Foundation
 /// DefaultsError.handler = { error in logger.warning("\(error)") }
 /// ```
 public enum DefaultsError: Error, CustomStringConvertible {
-    /// Nothing is stored under the key (thrown by ``UserDefault/load()`` only; a plain read
-    /// returns the default without reporting).
-    case missing(key: String)
+    /// Nothing is stored under the key (thrown by ``UserDefault/load()`` and
+    /// ``DefaultsValue/init(from:forKey:)``; a plain read returns the default without
+    /// reporting). Named as juliand665/UserDefault names it, so that its `catch` clauses compile.
+    case missingValue(key: String)
     /// The stored object is of another type, or not a valid value of the expected type
     /// (an unknown enum raw value, an integer out of range, an unparsable URL).
     case typeMismatch(key: String, expected: String, found: String)
@@ -68,7 +69,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// The key the error is about, if it is about one.
     public var key: String? {
         switch self {
-        case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
+        case .missingValue(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _),
             .sizeLimitExceeded(let key, _, _, _):
             key
@@ -80,7 +81,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missing(let key):
+        case .missingValue(let key):
             "no value is stored for key \"\(key)\""
         case .typeMismatch(let key, let expected, let found):
             "type mismatch for key \"\(key)\": expected \(expected), found \(found)"

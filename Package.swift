@@ -1,4 +1,6 @@
 // swift-tools-version: 6.1
+// The toolchain must be Swift 6.2.3 or later, which a tools version cannot say: DefaultsError is
+// @nonexhaustive, and the core stops an earlier compiler with an error that names the version.
 import CompilerPluginSupport
 import PackageDescription
 

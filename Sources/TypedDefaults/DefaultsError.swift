@@ -1,5 +1,12 @@
 import Foundation
 
+// A DefaultsError is open to new cases in 1.x (SE-0487's @nonexhaustive, which a library built
+// without library evolution needs for it): toolchains that do not know the attribute would
+// compile it frozen, and their clients' exhaustive switches would break on the next case.
+#if !hasAttribute(nonexhaustive)
+    #error("TypedDefaults needs Swift 6.2.3 or later, whose @nonexhaustive lets DefaultsError grow in 1.x")
+#endif
+
 /// An error reading or writing a stored value.
 ///
 /// A plain read of `@UserDefault` never throws: when the stored data cannot be read it returns
@@ -10,6 +17,18 @@ import Foundation
 /// ```swift
 /// DefaultsError.handler = { error in logger.warning("\(error)") }
 /// ```
+///
+/// A minor version may add a kind of failure, as Apple's SDKs add to their errors: a `switch`
+/// that names every case ends with `@unknown default`, one that does not with `default`.
+///
+/// ```swift
+/// switch error {
+/// case .missingValue(let key): print("nothing stored for \(key)")
+/// case .typeMismatch(let key, _, let found): print("\(key) holds \(found)")
+/// default: print(error)
+/// }
+/// ```
+@nonexhaustive
 public enum DefaultsError: Error, CustomStringConvertible {
     /// Nothing is stored under the key (thrown by ``UserDefault/load()`` and
     /// ``DefaultsValue/init(from:forKey:)``; a plain read returns the default without

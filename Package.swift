@@ -1,4 +1,6 @@
 // swift-tools-version: 6.1
+// The toolchain must be Swift 6.2.3 or later, which a tools version cannot say: DefaultsError is
+// @nonexhaustive, and the core stops an earlier compiler with an error that names the version.
 import CompilerPluginSupport
 import PackageDescription
 
@@ -121,6 +123,16 @@ let package = Package(
             ],
             // The test keyring's bus, which the tests hand dbus-daemon by its path.
             exclude: ["Support/keyring-bus.conf"]),
+        // juliand665/UserDefault's own tests, which this API started from, ported with the
+        // fewest changes (its Tests.swift lists them), in the Swift 5 mode they were written in.
+        // Quiet: they declare `var` the wrappers they assign through, whose setter here is
+        // nonmutating, and each is a "never mutated" warning of code kept as it was written.
+        .testTarget(
+            name: "UserDefaultPortTests",
+            dependencies: ["TypedDefaults", "TypedDefaultsSchema"],
+            path: "Tests/UserDefaultPortTests",
+            exclude: ["LICENSE"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -88,7 +88,7 @@ extension ProbeCase {
             .roundTrip("indirect", default: Celsius(0), [Celsius(21.5)]),
             .roundTrip("indirectChain", default: Fahrenheit(32), [Fahrenheit(212)]),
             .roundTrip("customCollection", default: TagList([]), [TagList(["b", "a", "b"])]),
-            .roundTrip("arrayCollection", default: Stack([]), [Stack([3, 1, 2])]),
+            .roundTrip("arrayCollection", default: Stack(array: []), [Stack(array: [3, 1, 2])]),
             .roundTrip(
                 "validatedConversion", default: Opacity(indirectRepresentation: Percentage(100)),
                 [

@@ -73,9 +73,9 @@ struct Fahrenheit: Equatable, IndirectDefaultsValueConvertible {
     func indirectRepresentation() -> Celsius { Celsius((degrees - 32) * 5 / 9) }
 }
 
-/// A custom collection whose sequence initializer satisfies `ExpressibleByArray`: stored as an
+/// A custom collection whose sequence initializer satisfies `ExpressibleBySequence`: stored as an
 /// array with an empty conformance.
-struct TagList: Equatable, ExpressibleByArray, DefaultsValueConvertible {
+struct TagList: Equatable, ExpressibleBySequence, DefaultsValueConvertible {
     private var tags: [String]
     init<S: Sequence>(_ elements: S) where S.Element == String { tags = Array(elements) }
     func makeIterator() -> IndexingIterator<[String]> { tags.makeIterator() }
@@ -84,7 +84,7 @@ struct TagList: Equatable, ExpressibleByArray, DefaultsValueConvertible {
 /// A collection that adopts only `ExpressibleByArray`.
 struct Stack: Equatable, ExpressibleByArray, DefaultsValueConvertible {
     private(set) var items: [Int]
-    init(_ elements: [Int]) { items = elements }
+    init(array: [Int]) { items = array }
     func makeIterator() -> IndexingIterator<[Int]> { items.makeIterator() }
 }
 

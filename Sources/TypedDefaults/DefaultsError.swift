@@ -1,5 +1,12 @@
 import Foundation
 
+// A DefaultsError is open to new cases in 1.x (SE-0487's @nonexhaustive, which a library built
+// without library evolution needs for it): toolchains that do not know the attribute would
+// compile it frozen, and their clients' exhaustive switches would break on the next case.
+#if !hasAttribute(nonexhaustive)
+    #error("TypedDefaults needs Swift 6.2.3 or later, whose @nonexhaustive lets DefaultsError grow in 1.x")
+#endif
+
 /// An error reading or writing a stored value.
 ///
 /// A plain read of `@UserDefault` never throws: when the stored data cannot be read it returns
@@ -10,10 +17,23 @@ import Foundation
 /// ```swift
 /// DefaultsError.handler = { error in logger.warning("\(error)") }
 /// ```
+///
+/// A minor version may add a kind of failure, as Apple's SDKs add to their errors: a `switch`
+/// that names every case ends with `@unknown default`, one that does not with `default`.
+///
+/// ```swift
+/// switch error {
+/// case .missingValue(let key): print("nothing stored for \(key)")
+/// case .typeMismatch(let key, _, let found): print("\(key) holds \(found)")
+/// default: print(error)
+/// }
+/// ```
+@nonexhaustive
 public enum DefaultsError: Error, CustomStringConvertible {
-    /// Nothing is stored under the key (thrown by ``UserDefault/load()`` only; a plain read
-    /// returns the default without reporting).
-    case missing(key: String)
+    /// Nothing is stored under the key (thrown by ``UserDefault/load()`` and
+    /// ``DefaultsValue/init(from:forKey:)``; a plain read returns the default without
+    /// reporting). Named as juliand665/UserDefault names it, so that its `catch` clauses compile.
+    case missingValue(key: String)
     /// The stored object is of another type, or not a valid value of the expected type
     /// (an unknown enum raw value, an integer out of range, an unparsable URL).
     case typeMismatch(key: String, expected: String, found: String)
@@ -68,7 +88,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// The key the error is about, if it is about one.
     public var key: String? {
         switch self {
-        case .missing(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
+        case .missingValue(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _),
             .sizeLimitExceeded(let key, _, _, _):
             key
@@ -80,7 +100,7 @@ public enum DefaultsError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missing(let key):
+        case .missingValue(let key):
             "no value is stored for key \"\(key)\""
         case .typeMismatch(let key, let expected, let found):
             "type mismatch for key \"\(key)\": expected \(expected), found \(found)"

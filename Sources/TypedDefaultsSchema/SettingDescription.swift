@@ -23,7 +23,9 @@ extension SettingsCatalog {
 /// }
 /// ```
 public struct SettingDescription: Sendable, Hashable {
-    /// What kind of control fits the setting.
+    /// What kind of control fits the setting. A minor version may add a kind: a `switch` that
+    /// names every case ends with `@unknown default`.
+    @nonexhaustive
     public enum Kind: Sendable, Hashable {
         /// A `Bool`: a switch.
         case flag

@@ -1,5 +1,8 @@
 /// Why the system's secret store could not answer. Never holds a secret's value: only what is
-/// missing, refused or broken, so that it can be logged.
+/// missing, refused or broken, so that it can be logged. A minor version may add a case (a
+/// keyring of another platform, a new refusal): a `switch` that names every case ends with
+/// `@unknown default`.
+@nonexhaustive
 public enum KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No session bus to reach the Secret Service over (a server, a container, a session
     /// started without one).

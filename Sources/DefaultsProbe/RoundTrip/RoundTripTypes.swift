@@ -234,6 +234,6 @@ extension TagList: RoundTripValue {
 }
 
 extension Stack: RoundTripValue {
-    static func generate(_ draw: inout Draw) -> Stack { Stack([Int].generate(&draw)) }
+    static func generate(_ draw: inout Draw) -> Stack { Stack(array: [Int].generate(&draw)) }
     var fingerprint: String { items.fingerprint }
 }

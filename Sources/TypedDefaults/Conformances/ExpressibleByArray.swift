@@ -4,27 +4,45 @@
 /// ```swift
 /// struct Tags: ExpressibleByArray, DefaultsValueConvertible {
 ///     var items: [String]
-///     init(_ elements: [String]) { items = elements }
+///     init(array: [String]) { items = array }
 ///     func makeIterator() -> IndexingIterator<[String]> { items.makeIterator() }
 /// }
-/// @UserDefault("tags") var tags = Tags(["swift"])
+/// @UserDefault("tags") var tags = Tags(array: ["swift"])
 /// ```
 ///
-/// A collection with the usual `init<S: Sequence>(_:)`, such as `Deque` or `OrderedSet` from
-/// swift-collections, already has the initializer, so it conforms with an empty body:
-///
-/// ```swift
-/// extension Deque: ExpressibleByArray, DefaultsValueConvertible
-/// where Element: DefaultsValueConvertible {}
-/// ```
+/// A collection with the usual `init<S: Sequence>(_:)` adopts ``ExpressibleBySequence`` instead,
+/// which gives it this initializer.
 public protocol ExpressibleByArray: Sequence {
     /// Creates the collection from its elements, in storage order.
-    init(_ elements: [Element])
+    init(array: [Element])
+}
+
+/// A collection that can be made from any sequence of its elements, such as `Set`, or `Deque`
+/// and `OrderedSet` from swift-collections: its `init(_:)` stands for ``ExpressibleByArray``'s
+/// `init(array:)`, so it conforms with an empty body.
+///
+/// ```swift
+/// extension Deque: ExpressibleBySequence, DefaultsValueConvertible
+/// where Element: DefaultsValueConvertible {}
+/// ```
+///
+/// The two protocols are juliand665/UserDefault's, with the same requirements, so that a
+/// collection written for that library conforms here unchanged.
+public protocol ExpressibleBySequence: ExpressibleByArray {
+    /// Creates the collection from a sequence of its elements.
+    init<S: Sequence>(_ elements: S) where S.Element == Element
+}
+
+extension ExpressibleBySequence {
+    /// Creates the collection from its elements, through its sequence initializer.
+    public init(array: [Element]) {
+        self.init(array)
+    }
 }
 
 extension DefaultsValueConvertible where Self: ExpressibleByArray, Element: DefaultsValueConvertible {
     public init(defaultsRepresentation: [Element.DefaultsRepresentation]) throws {
-        self.init(try [Element](defaultsRepresentation: defaultsRepresentation))
+        self.init(array: try [Element](defaultsRepresentation: defaultsRepresentation))
     }
 
     public func defaultsRepresentation() throws -> [Element.DefaultsRepresentation] {
@@ -36,7 +54,7 @@ extension DefaultsValueConvertible where Self: ExpressibleByArray, Element: Defa
 extension DefaultsValueConvertible
 where Self: ExpressibleByArray & Codable, Element: DefaultsValueConvertible {
     public init(defaultsRepresentation: [Element.DefaultsRepresentation]) throws {
-        self.init(try [Element](defaultsRepresentation: defaultsRepresentation))
+        self.init(array: try [Element](defaultsRepresentation: defaultsRepresentation))
     }
 
     public func defaultsRepresentation() throws -> [Element.DefaultsRepresentation] {

@@ -5,4 +5,6 @@
 /// ```swift
 /// @UserDefault("favoriteIDs") var favoriteIDs: Set<UUID> = []
 /// ```
-extension Set: ExpressibleByArray, DefaultsValueConvertible where Element: DefaultsValueConvertible {}
+extension Set: ExpressibleBySequence {}
+
+extension Set: DefaultsValueConvertible where Element: DefaultsValueConvertible {}

@@ -184,7 +184,7 @@
     func load(in state: SuiteState) throws(DefaultsError) -> Value {
         switch readStored(in: state) {
         case .missing:
-            throw .missing(key: key)
+            throw .missingValue(key: key)
         case .cached(let result):
             return applyingRules(to: try result.get())
         case .decoded(let result):

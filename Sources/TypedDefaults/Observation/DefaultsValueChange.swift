@@ -45,6 +45,10 @@ public struct DefaultsKeyChange: Sendable, Hashable {
 ///     if change.origin == .otherProcess { print("changed by another program") }
 /// }
 /// ```
+///
+/// A minor version may add an origin (a managed profile, a sync service): a `switch` that
+/// names every case ends with `@unknown default`.
+@nonexhaustive
 public enum DefaultsChangeOrigin: Sendable, Hashable {
     /// A write in this process, through any handle of the store.
     case thisProcess

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type that `UserDefaults` stores natively: a property-list value.
 ///
 /// `Bool`, the integer and floating-point types, `String`, `Data`, `Date`, and arrays,
@@ -22,6 +24,14 @@ public protocol DefaultsValue: DefaultsValueConvertible where DefaultsRepresenta
     /// these): anything else is refused before it reaches `UserDefaults`, which would crash on
     /// Linux.
     var _propertyListObject: Any { get }
+
+    /// Reads the value stored under `key` in the suite of `defaults`. Implemented once for every
+    /// such type (a requirement, as in juliand665/UserDefault, where this API comes from).
+    init(from defaults: UserDefaults, forKey key: String) throws(DefaultsError)
+
+    /// Stores the value under `key` in the suite of `defaults`. Implemented once for every such
+    /// type.
+    func save(to defaults: UserDefaults, forKey key: String)
 }
 
 extension DefaultsValue {

@@ -189,7 +189,7 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     /// do { let layout = try $layout.load() } catch { print(error) }
     /// ```
     ///
-    /// - Throws: ``DefaultsError/missing(key:)`` when nothing is stored,
+    /// - Throws: ``DefaultsError/missingValue(key:)`` when nothing is stored,
     ///   ``DefaultsError/typeMismatch(key:expected:found:)`` or
     ///   ``DefaultsError/corrupt(key:underlying:)`` when what is stored cannot be read.
     public func load() throws(DefaultsError) -> Value {

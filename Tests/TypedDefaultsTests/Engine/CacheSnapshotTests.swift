@@ -58,7 +58,7 @@ import Testing
             slot.cache(CachedDecode("a string"))
             #expect(slot.decoded != nil)
             #expect(slot.cachedValue(as: String.self) == "a string")
-            slot.cache(Result<Int, DefaultsError>.failure(.missing(key: "k")))
+            slot.cache(Result<Int, DefaultsError>.failure(.missingValue(key: "k")))
             #expect(slot.cachedValue(as: Int.self) == nil)
             #expect(throws: DefaultsError.self) { try slot.cachedResult(as: Int.self)?.get() }
             slot.clearCache()

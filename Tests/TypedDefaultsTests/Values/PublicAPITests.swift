@@ -100,7 +100,7 @@ final class Palette: NSObject, NSSecureCoding, DefaultsValueConvertible {
         var missingKey: String?
         do {
             _ = try $test.load()
-        } catch .missing(let key) {
+        } catch .missingValue(let key) {
             missingKey = key
         } catch {
             Issue.record("unexpected \(error)")

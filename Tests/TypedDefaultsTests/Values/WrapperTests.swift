@@ -54,8 +54,8 @@ import TypedDefaults
         do {
             _ = try wrapper.load()
         } catch {
-            guard case .missing(let key) = error else {
-                Issue.record("expected .missing, got \(error)")
+            guard case .missingValue(let key) = error else {
+                Issue.record("expected .missingValue, got \(error)")
                 return
             }
             #expect(key == "absent")

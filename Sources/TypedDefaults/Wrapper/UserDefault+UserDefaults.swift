@@ -1,0 +1,107 @@
+import Foundation
+
+/// The spellings of juliand665/UserDefault, the library this API started from: code written
+/// for it compiles here with only its `import` changed, and behaves as it documents where this
+/// engine allows (<doc:MovingFromAnotherLibrary> says where it differs).
+extension UserDefault {
+    /// Declares a stored property with a default value, in the suite of `defaults`.
+    ///
+    /// ```swift
+    /// @UserDefault("theme", defaults: UserDefaults(suiteName: "com.example.app")!) var theme = "system"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - defaultValue: the value read while nothing is stored; it is never written.
+    ///   - key: the name the value is stored under.
+    ///   - defaults: the `UserDefaults` object whose suite the value lives in, shared with every
+    ///     other handle on that suite as `DefaultsStore(defaults)` is.
+    public init(wrappedValue defaultValue: Value, _ key: String, defaults: UserDefaults) {
+        self.init(wrappedValue: defaultValue, key, store: DefaultsStore(defaults))
+    }
+
+    /// Declares an optional stored property whose default is `nil`, in the suite of `defaults`.
+    ///
+    /// - Parameters:
+    ///   - key: the name the value is stored under.
+    ///   - defaults: the `UserDefaults` object whose suite the value lives in.
+    public init(_ key: String, defaults: UserDefaults) where Value: ExpressibleByNilLiteral {
+        self.init(wrappedValue: nil, key, store: DefaultsStore(defaults))
+    }
+
+    /// A `UserDefaults` object on the property's suite: the store's own where it keeps one
+    /// (Apple platforms), else, on Linux, one of the suite's name, which sees this store's
+    /// writes once they are flushed. A store in memory or on a ``DefaultsBackend`` has no suite
+    /// that `UserDefaults` can read: it is then `UserDefaults.standard`, which that store never
+    /// writes.
+    public var defaults: UserDefaults {
+        store.userDefaults
+    }
+
+    /// Whether a read finds a value stored under the key that reads as `Value`: `false` when
+    /// nothing is stored, or when what is stored gives the default (see ``load()``).
+    public var wasLoadedSuccessfully: Bool {
+        do {
+            _ = try load()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads the suite again from its storage, so that the next read shows what another
+    /// process or a plain `UserDefaults` wrote without waiting to be told: ``DefaultsStore/refresh()``.
+    /// Every read already returns the stored value of the moment; nothing else is cached.
+    public func loadValue() {
+        store.refresh()
+    }
+
+    /// Stores the value a read returns now, the default included when nothing is stored, as
+    /// assigning it would.
+    public func saveValue() {
+        wrappedValue = wrappedValue
+    }
+
+    /// Removes the stored value, so the default shows again: ``reset()``.
+    public func clear() {
+        reset()
+    }
+}
+
+extension DefaultsValue {
+    /// Reads the value stored under `key` in the suite of `defaults`, as this engine sees the
+    /// suite (writes not yet flushed included).
+    ///
+    /// ```swift
+    /// let names = try [String](from: .standard, forKey: "names")
+    /// ```
+    ///
+    /// - Throws: ``DefaultsError/missingValue(key:)`` when nothing is stored,
+    ///   ``DefaultsError/typeMismatch(key:expected:found:)`` when what is stored is not a `Self`.
+    public init(from defaults: UserDefaults, forKey key: String) throws(DefaultsError) {
+        guard let stored = DefaultsStore(defaults).storedValue(forKey: key) else { throw .missingValue(key: key) }
+        do {
+            self = try Self(storedObject: stored.plistObject)
+        } catch {
+            throw .reading(key, error)
+        }
+    }
+
+    /// Stores the value under `key` in the suite of `defaults`, as assigning a property would:
+    /// a failure is reported to ``DefaultsError/handler``.
+    public func save(to defaults: UserDefaults, forKey key: String) {
+        UserDefault(wrappedValue: self, key, store: DefaultsStore(defaults)).wrappedValue = self
+    }
+}
+
+extension DefaultsStore {
+    /// The `UserDefaults` object ``UserDefault/defaults`` gives for the store's suite.
+    var userDefaults: UserDefaults {
+        if let backend = ownState.backend as? UserDefaultsBackend { return backend.defaults.defaults }
+        if let file = ownState.fileURL,
+            let defaults = UserDefaults(suiteName: file.deletingPathExtension().lastPathComponent)
+        {
+            return defaults
+        }
+        return .standard
+    }
+}

@@ -112,17 +112,17 @@ let package = Package(
         // Its command line is three options, read by hand: no swift-argument-parser to fetch.
         .executableTarget(name: "typed-defaults-serve", dependencies: ["TypedDefaultsWeb", "TypedDefaults"]),
         .executableTarget(name: "settings-demo", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
-        // Writes and reads values in a child process, so tests can cross a real restart.
+        // Writes and reads values in a child process, so tests can cross a real restart: a test
+        // helper, so it lives with the tests, and no product names it.
         .executableTarget(
-            name: "DefaultsProbe", dependencies: ["TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsSecrets"]),
+            name: "DefaultsProbe", dependencies: ["TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsSecrets"],
+            path: "Tests/DefaultsProbe"),
         .testTarget(
             name: "TypedDefaultsTests",
             dependencies: [
                 "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsSecrets",
                 "DefaultsProbe",
-            ],
-            // The test keyring's bus, which the tests hand dbus-daemon by its path.
-            exclude: ["Support/keyring-bus.conf"]),
+            ]),
         // juliand665/UserDefault's own tests, which this API started from, ported with the
         // fewest changes (its Tests.swift lists them), in the Swift 5 mode they were written in.
         // Quiet: they declare `var` the wrappers they assign through, whose setter here is

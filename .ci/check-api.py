@@ -5,9 +5,14 @@
         Fails unless the log has a verdict for each module, and each break it reports is listed
         in the changelog's Unreleased section: the declaration, as `Type.member(labels:)` or
         `member(labels:)`, in backticks.
-    check-api.py --baseline FOLDER
-        Fails unless each recorded module's API is there and names declarations (an empty
-        baseline would let every break through).
+    check-api.py --libraries plain|traits < DUMP
+        Prints the library products of the package whose `swift package dump-package` is DUMP:
+        those built without a trait (plain), or those with a dependency only a trait brings
+        (traits), which are built with every trait.
+    check-api.py --baseline FOLDER --modules M…
+        Fails unless the recorded API of each module is there and names declarations: a library
+        missing from the baseline would go unchecked, and an empty one would let every break
+        through.
     check-api.py --plant FOLDER MODULE OUT
         Writes into OUT a copy of MODULE's recorded API in FOLDER with one more type, which the
         code does not declare.
@@ -25,8 +30,6 @@ import sys
 import tempfile
 
 BREAK = re.compile(r"API breakage: (?:[a-z]+ )+?((?:[A-Za-z_][\w]*\.)*[A-Za-z_`][^ ]*?)(?: has | is |$)")
-MODULES = ["TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsPostgres",
-           "TypedDefaultsConfiguration", "TypedDefaultsWeb"]
 
 
 def unreleased(changelog):
@@ -55,13 +58,32 @@ def unlisted_breaks(log, modules, changelog):
     return problems
 
 
-def baseline_problems(folder):
+def libraries(dump, kind):
+    """The library products of a package's dump, those a trait brings a dependency to or the others."""
+    targets = {target["name"]: target for target in dump["targets"]}
+
+    def needs_trait(product):
+        # Each dependency is {"byName" | "target" | "product": [name, …, condition]}.
+        conditions = [
+            next(iter(dependency.values()))[-1]
+            for name in product["targets"]
+            for dependency in targets[name]["dependencies"]
+        ]
+        return any(condition and condition.get("traits") for condition in conditions)
+
+    return [
+        product["name"] for product in dump["products"]
+        if "library" in product["type"] and needs_trait(product) == (kind == "traits")
+    ]
+
+
+def baseline_problems(folder, modules):
     problems = []
     files = list(pathlib.Path(folder).glob("*.json"))
-    for module in MODULES:
+    for module in modules:
         path = pathlib.Path(folder) / f"{module}.json"
         if not path.exists():
-            problems.append(f"no recorded API of {module} in {folder}")
+            problems.append(f"no recorded API of the library {module} in {folder}: record it (.ci/api --record)")
             continue
         dump = json.loads(path.read_text())
         names = dump.get("ABIRoot", dump).get("children", [])
@@ -102,8 +124,20 @@ def self_test():
         assert unlisted_breaks("No breaking changes detected in TypedDefaults\n", ["TypedDefaults"], changelog) == []
         assert unlisted_breaks("error: build failed\n", ["TypedDefaults"], changelog) != []
         (pathlib.Path(folder) / "TypedDefaults.json").write_text('{"ABIRoot": {"kind": "Root", "children": []}}')
-        assert any("not dumped" in p for p in baseline_problems(folder))
-    print("check-api: the checks find a planted unlisted break, a missing verdict and an empty baseline")
+        assert any("not dumped" in p for p in baseline_problems(folder, ["TypedDefaults"]))
+        assert any("no recorded API of the library Added" in p for p in baseline_problems(folder, ["Added"]))
+    dump = {
+        "products": [{"name": "Core", "type": {"library": ["automatic"]}, "targets": ["Core"]},
+                     {"name": "Macros", "type": {"library": ["automatic"]}, "targets": ["Macros"]},
+                     {"name": "tool", "type": {"executable": None}, "targets": ["Core"]}],
+        "targets": [{"name": "Core", "dependencies": [{"byName": ["Other", None]}]},
+                    {"name": "Macros", "dependencies": [
+                        {"byName": ["Core", None]},
+                        {"target": ["Plugin", {"platformNames": [], "traits": ["Macros"]}]}]}],
+    }
+    assert libraries(dump, "plain") == ["Core"] and libraries(dump, "traits") == ["Macros"]
+    print("check-api: the checks find a planted unlisted break, a missing verdict, an empty baseline and a"
+          " library missing from it, and tell the libraries a trait builds from the others")
 
 
 def main(arguments):
@@ -113,8 +147,11 @@ def main(arguments):
     if arguments[:1] == ["--plant"]:
         plant(*arguments[1:4])
         return
+    if arguments[:1] == ["--libraries"]:
+        print(" ".join(libraries(json.load(sys.stdin), arguments[1])))
+        return
     if arguments[:1] == ["--baseline"]:
-        problems = baseline_problems(arguments[1])
+        problems = baseline_problems(arguments[1], arguments[arguments.index("--modules") + 1 :])
     else:
         log = pathlib.Path(arguments[arguments.index("--log") + 1]).read_text()
         modules = arguments[arguments.index("--modules") + 1 : arguments.index("--changelog")]

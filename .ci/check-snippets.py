@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""Compiles every Swift snippet of the README and the DocC catalog, so none can rot.
+"""Compiles every Swift snippet of the README and the DocC catalogs, as a reader would paste it.
 
 Usage: check-snippets.py REPO_ROOT WORK_FOLDER [BUILD_FOLDER]
 
 Each ```swift block becomes a module of its own in a generated package that depends on the
-library by path: declarations (types, extensions, imports) stay at file scope, and statements,
-`@UserDefault` and `@Setting` properties included, become the body of an `async throws`
-function, the place where such code compiles (a script's top level accepts no property
-wrapper). A block may need names an earlier block declared; an HTML comment right before it
-supplies them, invisible on the rendered page:
+library by path, with exactly the imports the block shows: the check adds none, so a block that
+forgets `import TypedDefaultsSchema` fails as it would for a reader. Declarations (types,
+extensions, imports) stay at file scope, and statements, `@UserDefault` and `@Setting` properties
+included, become the body of an `async throws` function, the place where such code compiles (a
+script's top level accepts no property wrapper).
 
-    <!-- snippet context
-    @UserDefault("theme") var theme = Theme.system
-    -->
+A block may continue an earlier one, saying so on its first line, where the reader sees it:
 
-A block that begins with imports, `import TypedDefaults` among them, or comes right after
-`<!-- snippet main.swift -->`, is a program's `main.swift`, top-level code and all: it is compiled verbatim as an executable's, so
-it works when pasted into one. A program whose lines end in `// prints "…"` claims that output:
+    // Continues "Typed keys".
+
+It is then compiled after the first block of the same document under a heading of that title,
+the section's example (which may continue another in turn), with that block's imports and
+declarations; a continued program is a program still. A block may not lean on code the reader
+does not see: an HTML comment that supplies names is refused.
+
+A block that claims output, or comes right after `<!-- snippet main.swift -->`, is a program's
+`main.swift`, top-level code and all: it is compiled verbatim as an executable's, so it works
+when pasted into one. A program whose lines end in `// prints "…"` claims that output:
 it is run 20 times, each in a preferences folder of its own, and must print exactly those lines,
 in order, every time. A program that claims what a second run prints (`// prints "…", then "…"`)
 is run twice in each preferences folder, 10 folders in all: the first run prints the first
@@ -38,32 +43,60 @@ DECLARATION = re.compile(
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 PRINTS = re.compile(r'// prints "(.*)"')
 PRINTS_THEN = re.compile(r'// prints "(.*)", then "(.*)"$')
+CONTINUES = re.compile(r'^// Continues "(.+)"\.$')
+HEADING = re.compile(r"^#+ (.+)$")
+IMPORT = re.compile(r"^import (\w+)", re.M)
+# The packages a block's imports come from, beside the root package's libraries.
+OTHER_PACKAGES = {"Configuration": "swift-configuration", "Hummingbird": "hummingbird"}
 RUNS = 20
 
 
+class Block:
+    """A ```swift block: where it starts, the heading it is under, and its code."""
+
+    def __init__(self, line, heading, marked_main, code):
+        self.line, self.heading, self.code = line, heading, code
+        self.continued = None  # the earlier block it continues, if it says so
+        self.is_main = marked_main or bool(claimed_output(code))
+
+    def chain(self):
+        """The blocks compiled for this one: those it continues, earliest first, then itself."""
+        return (self.continued.chain() if self.continued else []) + [self]
+
+    def whole_code(self):
+        return "\n".join(block.code for block in self.chain())
+
+    def program(self):
+        return any(block.is_main for block in self.chain())
+
+
 def snippets(path):
-    """Yields (line number, context, whether it is a main.swift, code) for each ```swift block."""
+    """The ```swift blocks of a document, each linked to the block it continues; exits on an unknown one."""
     lines = path.read_text().split("\n")
-    index = 0
+    blocks, heading, index = [], None, 0
     while index < len(lines):
-        if lines[index].strip() == "```swift":
-            start = index + 1
-            end = start
+        line = lines[index].strip()
+        if line == "<!-- snippet context":
+            sys.exit(f"{path}:{index + 1}: names a block needs must be in a block the reader sees (// Continues \"…\".)")
+        if match := HEADING.match(lines[index]):
+            heading = match.group(1).strip()
+        elif line.startswith("```"):
+            end = index + 1
             while lines[end].strip() != "```":
                 end += 1
-            context = ""
-            code_lines = lines[start:end]
-            is_main = (index > 0 and lines[index - 1].strip() == "<!-- snippet main.swift -->") or (
-                code_lines[0].startswith("import ") and "import TypedDefaults" in code_lines
-            )
-            if index > 0 and lines[index - 1].strip() == "-->":
-                opening = index - 2
-                while lines[opening].strip() != "<!-- snippet context":
-                    opening -= 1
-                context = "\n".join(lines[opening + 1 : index - 1])
-            yield start + 1, context, is_main, "\n".join(lines[start:end])
+            if line == "```swift":
+                marked_main = index > 0 and lines[index - 1].strip() == "<!-- snippet main.swift -->"
+                block = Block(index + 2, heading, marked_main, "\n".join(lines[index + 1 : end]))
+                if match := CONTINUES.match(lines[index + 1]):
+                    earlier = [other for other in blocks if other.heading == match.group(1)]
+                    if not earlier:
+                        sys.exit(f"{path}:{index + 2}: continues \"{match.group(1)}\", which no earlier block is under")
+                    block.continued = earlier[0]
+                blocks.append(block)
+            # A fence's lines, a shell comment among them, are not headings.
             index = end
         index += 1
+    return blocks
 
 
 def claimed_output(code):
@@ -95,80 +128,49 @@ def split(code):
     return "\n".join(declarations), "\n".join(statements)
 
 
-def swift_file(context, code, uses):
-    context_declarations, context_statements = split(context)
+def swift_file(code):
     declarations, statements = split(code)
-    body = "\n".join("    " + line for line in (context_statements + "\n" + statements).split("\n"))
-    return (
-        "import Foundation\nimport TypedDefaults\nimport TypedDefaultsSchema\n"
-        + ("import TypedDefaultsMacros\n" if uses["macros"] else "")
-        + ("import TypedDefaultsSecrets\n" if uses["secrets"] else "")
-        + "\n"
-        + context_declarations
-        + "\n\n"
-        + declarations
-        + "\n\nfunc snippet() async throws {\n"
-        + body
-        + "\n}\n"
-    )
+    body = "\n".join("    " + line for line in statements.split("\n"))
+    return declarations + "\n\nfunc snippet() async throws {\n" + body + "\n}\n"
 
 
 def main():
     root, work = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
     # A build folder shared with the nested packages' builds, or the package's own.
     build = pathlib.Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else work / ".build"
-    documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/*.md"))
+    documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/**/*.md"))
     targets, manifests, runs = [], [], []
     for document in documents:
-        for line, context, is_main, code in snippets(document):
-            where = f"{document.relative_to(root)}:{line}"
-            if code.startswith("// swift-tools-version:"):
-                manifests.append((where, code))
+        for block in snippets(document):
+            where = f"{document.relative_to(root)}:{block.line}"
+            if block.code.startswith("// swift-tools-version:"):
+                manifests.append((where, block.code))
                 continue
-            name = "Snippet_" + re.sub(r"\W", "_", f"{document.stem}_{line}")
+            name = "Snippet_" + re.sub(r"\W", "_", f"{document.stem}_{block.line}")
             folder = work / "Sources" / name
             folder.mkdir(parents=True, exist_ok=True)
-            uses = {
-                "postgres": "import TypedDefaultsPostgres" in context + code,
-                "configuration": "import TypedDefaultsConfiguration" in context + code,
-                "web": "import TypedDefaultsWeb" in context + code,
-                "macros": "@ObservableSettings" in context + code or "import TypedDefaultsMacros" in context + code,
-                "secrets": any(name in context + code for name in ("Secret(", "Keyring", "import TypedDefaultsSecrets")),
-            }
+            code, is_main = block.whole_code(), block.program()
             if is_main:
                 (folder / "main.swift").write_text(code + "\n")
             else:
-                (folder / "Snippet.swift").write_text(swift_file(context, code, uses))
-            targets.append((name, where, is_main, uses))
-            expected = claimed_output(code)
-            if expected:
-                if not is_main:
-                    sys.exit(f"{where}: a block that claims output (// prints) must be a program (begin with import)")
-                runs.append((name, where, expected))
+                (folder / "Snippet.swift").write_text(swift_file(code))
+            targets.append((name, where, is_main, sorted(set(IMPORT.findall(code)))))
+            # A continued program's claims are checked by its own block; this one's, when it makes any.
+            if claimed_output(block.code):
+                runs.append((name, where, claimed_output(code)))
 
-    def dependencies(uses):
-        # The integrations' products are named only for the examples that use them.
-        products = ['.product(name: "TypedDefaults", package: "root")',
-                    '.product(name: "TypedDefaultsSchema", package: "root")',
-                    '.product(name: "TypedDefaultsTestSupport", package: "root")']
-        if uses["postgres"]:
-            products.append('.product(name: "TypedDefaultsPostgres", package: "root")')
-        if uses["configuration"]:
-            products.append('.product(name: "TypedDefaultsConfiguration", package: "root")')
-            products.append('.product(name: "Configuration", package: "swift-configuration")')
-        if uses["macros"]:
-            products.append('.product(name: "TypedDefaultsMacros", package: "root")')
-        if uses["secrets"]:
-            products.append('.product(name: "TypedDefaultsSecrets", package: "root")')
-        if uses["web"]:
-            products.append('.product(name: "TypedDefaultsWeb", package: "root")')
-            products.append('.product(name: "Hummingbird", package: "hummingbird")')
+    def dependencies(modules):
+        # The products of the modules the block imports: the root package's libraries, and the
+        # packages an integration's example uses beside it. Others (Foundation, Testing) need none.
+        products = [f'.product(name: "{module}", package: "root")' for module in modules if module.startswith("TypedDefaults")]
+        products += [f'.product(name: "{module}", package: "{OTHER_PACKAGES[module]}")'
+                     for module in modules if module in OTHER_PACKAGES]
         return "[" + ", ".join(products) + "]"
 
     target_list = ",\n".join(
         f'        .{"executableTarget" if is_main else "target"}(name: "{name}", '
-        f"dependencies: {dependencies(uses)})"
-        for name, _, is_main, uses in targets
+        f"dependencies: {dependencies(modules)})"
+        for name, _, is_main, modules in targets
     )
     (work / "Package.swift").write_text(
         "// swift-tools-version: 6.2\nimport PackageDescription\n\n"

@@ -127,7 +127,7 @@ def main():
 
 # A bus that starts no service, and lets everyone on it talk to everyone: the Swift tests' own.
 BUS_CONFIGURATION = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "TypedDefaultsTests", "Support", "keyring-bus.conf")
+    os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Shared", "keyring-bus.conf")
 
 
 def keyring_bus():

@@ -3,7 +3,7 @@
     import Foundation
 
     // Users get it where Combine exists (Apple platforms). CI compiles and tests it on Linux in
-    // CombineIntegration/, a package that builds these sources with OpenCombine as Combine.
+    // TestPackages/CombineIntegration/, a package that builds these sources with OpenCombine as Combine.
 
     extension UserDefault where Value: Sendable {
         /// The current value, then the value after every change, as a Combine publisher.

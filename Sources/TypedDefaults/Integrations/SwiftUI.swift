@@ -2,7 +2,7 @@
     import SwiftUI
 
     // Never run in this repository: CI runs on Linux, where it is compiled against a stand-in
-    // for SwiftUI (AppleBranches/). Everything it relies on is tested there: `ObservableDefault`
+    // for SwiftUI (TestPackages/AppleBranches/). Everything it relies on is tested there: `ObservableDefault`
     // and the observation of `@UserDefault` properties (ObservableModelTests).
 
     /// A stored value in a SwiftUI view, as `@AppStorage` is, sharing the store and cache of

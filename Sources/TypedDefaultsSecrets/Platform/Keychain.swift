@@ -4,7 +4,7 @@
 
     /// The Keychain's generic passwords, one per item: `kSecAttrService` the program,
     /// `kSecAttrAccount` the key. No CI here runs this file: CI compiles it on Linux against a
-    /// stand-in for Security (AppleBranches/); its calls are the Keychain's documented ones,
+    /// stand-in for Security (TestPackages/AppleBranches/); its calls are the Keychain's documented ones,
     /// unchanged since macOS 10.6.
     struct Keychain: Keyring {
         private static func query(_ item: KeyringItem) -> [String: Any] {

@@ -4,7 +4,7 @@ import Testing
 /// Thousands of seeded random values of every conversion family, written through
 /// `@UserDefault` and typed keys by one child process that exits normally (the library flushes
 /// at exit), then read back by a fresh one and compared with the values drawn again from the
-/// same seed (Sources/DefaultsProbe/RoundTrip). The seed is random unless `SEED` is set, and
+/// same seed (Tests/DefaultsProbe/RoundTrip). The seed is random unless `SEED` is set, and
 /// every failure names it:
 ///
 ///     SEED=1234 swift test --filter RoundTripTests

@@ -1,1 +1,1 @@
-../../../Tests/TypedDefaultsTests/Support/KeyringDaemon.swift
+../../../Tests/Shared/KeyringDaemon.swift

@@ -3,7 +3,7 @@ import Testing
 import TypedDefaults
 
 /// `typed-defaults serve` runs the page server, `typed-defaults-serve`, a program of its own
-/// (the package `Web/`, whose tests serve real pages): found beside the tool or on `PATH`, it
+/// (the package `TestPackages/Web/`, whose tests serve real pages): found beside the tool or on `PATH`, it
 /// takes the tool's place with the arguments checked; missing, the tool says how to build it.
 @Suite struct ServeCommandTests {
     /// A folder holding a stand-in server, a script that prints its arguments and what runs it.

@@ -1,1 +1,0 @@
-../../../Tests/TypedDefaultsTests/Support/KeyringDaemon.swift

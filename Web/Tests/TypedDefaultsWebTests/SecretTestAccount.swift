@@ -1,1 +1,0 @@
-../../../Tools/Tests/TypedDefaultsToolTests/SecretTestAccount.swift

@@ -42,7 +42,7 @@ enum SuiteRegistry {
     static var isExiting: Bool { exiting.withLock { $0 } }
 
     /// Commits every suite's pending changes as the process ends (at exit, or on a termination
-    /// signal), each waiting at most ``PlistFile/Wait/lockAtExit`` for a lock; errors go to the
+    /// signal), each waiting at most ``CommitWait/lockAtExit`` for a lock; errors go to the
     /// handler.
     static func flushAllBeforeExit() {
         exiting.withLock { $0 = true }

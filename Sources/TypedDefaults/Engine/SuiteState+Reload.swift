@@ -34,7 +34,7 @@ extension SuiteState {
         if joinableTransaction() != nil { return false }
         // Serialized with commits, so an old read can never undo a newer commit.
         do {
-            try commits.lock(waitingAtMost: PlistFile.Wait.lock)
+            try commits.lock(waitingAtMost: CommitWait.lock)
         } catch {
             guard onlyIfChanged else {
                 after.report(error)

@@ -73,7 +73,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func loadContents() -> SuiteContents {
-        file.load()
+        file.load(waitingAtMost: CommitWait.lock)
     }
 
     /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is

@@ -69,8 +69,9 @@ import Foundation
     var nextCallbackOrder: UInt64 = 0
     /// Who to tell about changes; enqueued to under `lock`, so in the order changes happen.
     let observers: SuiteObservers
-    /// Starts the file watcher, until it has run: see ``startWatch(_:)``.
-    @exclusivity(unchecked) var startWatching: (@Sendable () -> Void)?
+    /// Whether the backend's changes are heard yet: from the suite's first use on, see
+    /// ``startObserving()``.
+    @exclusivity(unchecked) var isObserving = false
 
     private static let serials = Locked<UInt64>(0)
 

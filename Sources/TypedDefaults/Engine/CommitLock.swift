@@ -44,7 +44,7 @@ final class CommitLock: @unchecked Sendable {
 
     /// Takes the lock for the flush at exit: waits `limit` for another thread, and, when
     /// `forUnderwayFlush` and the lock's holder is a flush committing, until that flush ends (at
-    /// most ``PlistFile/Wait/flushUnderwayAtExit``): the changes it took are committed by it and
+    /// most ``CommitWait/flushUnderwayAtExit``): the changes it took are committed by it and
     /// the changes written since after it, not lost. An update's body is waited for `limit`
     /// only. A flush that held the lock as the exit began, but had not yet begun to commit, is
     /// waited for too once it has: it took its changes before the exit began (a flush that takes
@@ -53,7 +53,7 @@ final class CommitLock: @unchecked Sendable {
     func lockBeforeExit(waitingAtMost limit: TimeInterval, forUnderwayFlush: Bool) throws(DefaultsError) {
         try refuseOwnThread()
         let start = ContinuousClock.now
-        let longest = PlistFile.Wait.flushUnderwayAtExit
+        let longest = CommitWait.flushUnderwayAtExit
         var awaited = forUnderwayFlush ? state.withLock { $0.underway } : nil
         // When the awaited flush ended: its thread gives the lock back a moment later, and the
         // exit waits `limit` more for that, however long the flush took.

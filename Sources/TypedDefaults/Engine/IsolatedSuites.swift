@@ -39,8 +39,8 @@
     private func copy(of own: SuiteState) -> SuiteState {
         if let made = copies.withLock({ $0[ObjectIdentifier(own)]?.copy }) { return made }
         // Made with no lock held but the suite's own, briefly: the suite's callbacks are copied.
-        let copy = SuiteState(
-            backend: MemoryBackend(), label: "\(own.location), a test's copy", isPermanent: false, isCopy: true)
+        let copy = SuiteRegistry.unlistedState(
+            backend: MemoryBackend(), label: "\(own.location), a test's copy", isCopy: true)
         copy.adoptCallbacks(of: own)
         return copies.withLock { copies in
             if let made = copies[ObjectIdentifier(own)] { return made.copy }

@@ -24,15 +24,26 @@ enum SuiteRegistry {
         DispatchQueue.global().asyncAfter(deadline: .now()) {}
     }()
 
-    /// The state for `identity`, made by `make` on first use.
-    static func state(for identity: Identity, make: () -> SuiteState) -> SuiteState {
+    /// The state for `identity`, made on first use over the backend `make` gives, and kept for
+    /// the life of the process.
+    static func state(
+        for identity: Identity, label: String, fileURL: URL? = nil, backend make: () -> any StoreBackend
+    ) -> SuiteState {
         _ = exitFlushInstalled
         return suites.withLock { suites in
             if let state = suites[identity] { return state }
-            let state = make()
+            let state = SuiteState(backend: make(), label: label, fileURL: fileURL)
             suites[identity] = state
             return state
         }
+    }
+
+    /// A state no other handle finds, released with the last that holds it: an in-memory
+    /// store's, or a test's copy of a suite.
+    static func unlistedState(
+        backend: any StoreBackend, label: String, fileURL: URL? = nil, isCopy: Bool = false
+    ) -> SuiteState {
+        SuiteState(backend: backend, label: label, fileURL: fileURL, isPermanent: false, isCopy: isCopy)
     }
 
     private static let exiting = Locked(false)
@@ -42,7 +53,7 @@ enum SuiteRegistry {
     static var isExiting: Bool { exiting.withLock { $0 } }
 
     /// Commits every suite's pending changes as the process ends (at exit, or on a termination
-    /// signal), each waiting at most ``PlistFile/Wait/lockAtExit`` for a lock; errors go to the
+    /// signal), each waiting at most ``CommitWait/lockAtExit`` for a lock; errors go to the
     /// handler.
     static func flushAllBeforeExit() {
         exiting.withLock { $0 = true }

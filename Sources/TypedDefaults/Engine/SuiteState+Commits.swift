@@ -25,7 +25,7 @@ extension SuiteState {
             lock.withLock { change(slot, to: updated, origin: .thisProcess, &after) }
             return
         }
-        let limit = PlistFile.Wait.lock
+        let limit = CommitWait.lock
         ensureLoaded()
         do {
             try commits.lock(waitingAtMost: limit, inAll: true)
@@ -98,7 +98,7 @@ extension SuiteState {
         }
         var after = AfterUnlock()
         defer { after.run() }
-        let limit = PlistFile.Wait.lock
+        let limit = CommitWait.lock
         try commits.lock(waitingAtMost: limit, inAll: true)
         defer { commits.unlock() }
         let changes = committingPending ? takePending() : [:]
@@ -137,7 +137,7 @@ extension SuiteState {
     /// Commits every pending change to the backend, waiting at most `limit` seconds for other
     /// writers. Called from inside an update's `transform`, the changes join that update's
     /// commit and are written with it.
-    func flush(waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, atExit: Bool = false) throws(DefaultsError) {
+    func flush(waitingAtMost limit: TimeInterval = CommitWait.lock, atExit: Bool = false) throws(DefaultsError) {
         if let transaction = joinableTransaction() {
             transaction.take(takePending())
             return
@@ -191,12 +191,12 @@ extension SuiteState {
             }
             return
         }
-        flushReporting(waitingAtMost: PlistFile.Wait.lockAtExit, retrying: false, atExit: true)
+        flushReporting(waitingAtMost: CommitWait.lockAtExit, retrying: false, atExit: true)
     }
 
     /// ``flush(waitingAtMost:)`` for callers with no one to throw to: errors go to the handler.
     func flushReporting(
-        waitingAtMost limit: TimeInterval = PlistFile.Wait.lock, retrying: Bool = true, atExit: Bool = false
+        waitingAtMost limit: TimeInterval = CommitWait.lock, retrying: Bool = true, atExit: Bool = false
     ) {
         do {
             try flush(waitingAtMost: limit, atExit: atExit)

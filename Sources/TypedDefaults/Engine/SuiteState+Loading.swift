@@ -13,12 +13,12 @@ extension SuiteState {
     /// ``ensureLoaded()``, then takes the lock again. Either way `body` runs once, under the
     /// lock, after ``ensureLoaded()`` would have found nothing to do or has done it.
     ///
-    /// A suite whose file watcher has not started yet (`startWatching`) goes through
-    /// ``ensureLoaded()`` too, loaded or not, which starts it: before this process first keeps
-    /// anything it read (see ``startWatch(_:)``).
+    /// A suite whose backend's changes are not heard yet (`isObserving`) goes through
+    /// ``ensureLoaded()`` too, loaded or not, which starts hearing them: before this process
+    /// first keeps anything it read (see ``startObserving()``).
     @inline(__always)
     func withLoadedLock<Result>(_ body: () -> Result) -> Result {
-        if let result = lock.withLock({ hasLoaded && startWatching == nil ? Optional(body()) : nil }) {
+        if let result = lock.withLock({ hasLoaded && isObserving ? Optional(body()) : nil }) {
             return result
         }
         ensureLoaded()
@@ -46,13 +46,13 @@ extension SuiteState {
     /// backend's `load()` reading its own store gets defaults.
     func ensureLoaded() {
         if BackendCall.loading == location { return }
-        let (due, watch) = lock.withLock { () -> (Bool, (@Sendable () -> Void)?) in
-            let watch = startWatching
-            startWatching = nil
-            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return (false, watch) }
-            return (loads.isDue, watch)
+        let (due, startsObserving) = lock.withLock { () -> (Bool, Bool) in
+            let startsObserving = !isObserving
+            isObserving = true
+            if hasLoaded || transactionOnThisThread?.edit.wholeBase != nil { return (false, startsObserving) }
+            return (loads.isDue, startsObserving)
         }
-        if let watch { startWatch(watch) }
+        if startsObserving { startObserving() }
         guard due else { return }
         var after = AfterUnlock()
         defer { after.run() }

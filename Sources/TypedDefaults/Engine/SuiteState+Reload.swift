@@ -3,23 +3,31 @@ import Foundation
 /// Taking in what the backend holds: another process's commit, a refresh, the contents a
 /// commit read.
 extension SuiteState {
-    /// Starts hearing of other processes' writes (`startWatching`, the file watcher), from
-    /// ``ensureLoaded()``: before this process first keeps anything it read, as every read,
-    /// write, update and observer passes through it until the watch has started
-    /// (``withLoadedLock(_:)``), and not when the suite is opened. A process that only
+    /// Starts hearing the changes the backend tells of (``StoreBackend/observeChanges(_:)``,
+    /// the one way they reach the engine), from ``ensureLoaded()``: before this process first
+    /// keeps anything it read, as every read, write, update and observer passes through it
+    /// until then (``withLoadedLock(_:)``), and not when the suite is opened. A process that only
     /// reads or edits storage as it is now (`storedValues()`, `editStoredValues`, a tool's one
-    /// command) sets up no watch: a watch's thread, and its inotify instance, which the kernel
-    /// takes about 10 ms to tear down at exit (measured), would be all it got. Contents taken in
-    /// before the watch (an edit's commit) are looked at again, as if a change had been heard
-    /// at once: a write another process made before the watch began is taken in like one after.
-    func startWatch(_ watch: @Sendable () -> Void) {
-        watch()
+    /// command) sets up no file watch: a watch's thread, and its inotify instance, which the
+    /// kernel takes about 10 ms to tear down at exit (measured), would be all it got. Contents
+    /// taken in before (an edit's commit) are looked at again, as if a change had been heard at
+    /// once: a write another process made before the watch began is taken in like one after.
+    ///
+    /// Unowned where the state lives as long as the process: a weak reference would move its
+    /// reference counts to a side table, slowing every retain.
+    func startObserving() {
+        if isPermanent {
+            backend.observeChanges { [unowned self] in reload(onlyIfChanged: true) }
+        } else {
+            backend.observeChanges { [weak self] in self?.reload(onlyIfChanged: true) ?? false }
+        }
         if lock.withLock({ hasLoaded }) { DispatchQueue.global().async { self.reload(onlyIfChanged: true) } }
     }
 
     /// Reads the suite again from its backend; keys that differ take the new objects and their
-    /// observers are told. With `onlyIfChanged` (the file watcher), a file this process wrote
-    /// last is not read again, and keys written here since are kept. Without it (an explicit
+    /// observers are told. With `onlyIfChanged` (a change the backend told of), a file this
+    /// process wrote last is not read again, and keys written here since are kept, but by a
+    /// backend that holds every write as it is made. Without it (an explicit
     /// ``DefaultsStore/refresh()``), a key the backend changed since this process last saw it
     /// replaces a write of the same key not yet flushed: the backend's is the later write.
     /// Returns whether the backend held anything else than what this process knew.
@@ -34,7 +42,7 @@ extension SuiteState {
         if joinableTransaction() != nil { return false }
         // Serialized with commits, so an old read can never undo a newer commit.
         do {
-            try commits.lock(waitingAtMost: PlistFile.Wait.lock)
+            try commits.lock(waitingAtMost: CommitWait.lock)
         } catch {
             guard onlyIfChanged else {
                 after.report(error)
@@ -65,8 +73,8 @@ extension SuiteState {
                 // Keys no slot holds may have changed too: the next write counts the size again.
                 sizeInBytes = nil
                 for (key, slot) in slots where slot.isLoaded {
-                    // Written through as it was made: a different object was written after it.
-                    if slot.isPending, onlyIfChanged { continue }
+                    // Written through as it was made, pending or not: a different object was
+                    // written after it, and is taken in however the change was heard.
                     let current = backend.object(forKey: key)
                     if !StoredObject.same(slot.object, current) {
                         slot.isPending = false

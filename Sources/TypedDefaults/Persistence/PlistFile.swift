@@ -24,17 +24,9 @@ struct PlistFile: Sendable {
         case unreadable(DefaultsError)
     }
 
-    /// How long to wait for another writer: for the cross-process lock, and for a file that is
-    /// empty or does not parse to settle (a plain `UserDefaults` writer truncates the file, then
-    /// writes it).
+    /// How long to wait for a plain `UserDefaults` writer, which truncates the file, then
+    /// writes it, to finish. How long to wait for the lock is the caller's to say.
     enum Wait {
-        /// For the lock, while the process goes on.
-        static let lock: TimeInterval = 5
-        /// For the lock at exit or on a termination signal: never hang the end of a process.
-        static let lockAtExit: TimeInterval = 2
-        /// At exit, for a flush of this process already committing (its lock wait and write), so
-        /// that the changes written since it began are committed after it.
-        static let flushUnderwayAtExit: TimeInterval = 30
         /// For an empty or unparsable file to become a whole one. A plain writer's `write` of a
         /// large suite stalled for more than 0.1 s on a loaded machine (its file read torn, or
         /// empty, for the whole of a 0.1 s wait, and a commit then dropped all 20,000 of its
@@ -50,8 +42,9 @@ struct PlistFile: Sendable {
     }
 
     /// The contents, or empty when there is no file. A file that does not parse is moved aside
-    /// (under the lock, after a fresh look, so a good file written meanwhile is never moved).
-    func load() -> SuiteContents {
+    /// (under the lock, waited for at most `limit`, after a fresh look, so a good file written
+    /// meanwhile is never moved).
+    func load(waitingAtMost limit: TimeInterval) -> SuiteContents {
         switch settledRead() {
         case .values(let values):
             return SuiteContents(values: values)
@@ -59,7 +52,7 @@ struct PlistFile: Sendable {
             return SuiteContents(values: nil, problem: error, isUnreadable: true)
         case .unparsable:
             do {
-                return try withExclusiveLock(waitingAtMost: Wait.lock) { () throws(DefaultsError) in
+                return try withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
                     readMovingCorruptAside()
                 }
             } catch {

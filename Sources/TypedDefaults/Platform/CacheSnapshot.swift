@@ -55,7 +55,7 @@
     /// What the copy says of the cache for `Value`, or `nil` when the lock must be taken: the
     /// copy is being changed, holds nothing, or holds a value of another type.
     @inlinable
-    func read<Value>(as type: Value.Type) -> SuiteState.Cached<Value>? {
+    func read<Value>(as type: Value.Type) -> CachedRead<Value>? {
         #if canImport(Darwin)
             return nil
         #else
@@ -113,4 +113,13 @@
             sequence.store(next &+ 1, ordering: .releasing)
         #endif
     }
+}
+
+/// What the cache knows of a slot, for the inlined fast path of a read.
+@usableFromInline enum CachedRead<Value> {
+    case value(Value)
+    /// Nothing is stored under the key, and nothing changed since a read found that out.
+    case nothingStored
+    /// Not decoded since the slot last changed, or decoded as another type, or unreadable.
+    case unknown
 }

@@ -71,7 +71,8 @@ public protocol DefaultsBackend: Sendable {
 
     /// Starts calling `changed` each time something other than this backend's own commits may
     /// have changed the stored values (another process or machine); the store then loads them
-    /// and tells its observers what changed. Called once, when the store is made; a backend
+    /// and tells its observers what changed. Called once, as the store's suite is first used
+    /// (a read, a write, an observer signing up), with no lock of the store's held; a backend
     /// that cannot tell does nothing, and others' changes show after this process's next commit.
     ///
     /// `changed` returns at once and may be called from any thread at any time, even from inside

@@ -21,11 +21,8 @@ extension DefaultsStore {
             self.init(state: suite.state, durability: durability)
             return
         }
-        let state = SuiteRegistry.state(for: .backend(backend.location)) {
-            let state = SuiteState(backend: ExternalBackend(backend: backend), label: backend.location)
-            let announcements = ChangeAnnouncements(state: state)
-            backend.observeChanges { announcements.announce() }
-            return state
+        let state = SuiteRegistry.state(for: .backend(backend.location), label: backend.location) {
+            ExternalBackend(backend: backend)
         }
         self.init(state: state, durability: durability)
     }

@@ -134,10 +134,8 @@ public struct DefaultsStore: Sendable {
     /// over the first object; an object whose suite's name is not known has a state of its own.
     private init(_ defaults: UserDefaults, named suiteName: String?, durability: Durability) {
         let identity = suiteName.map(SuiteRegistry.Identity.named) ?? .defaults(ObjectIdentifier(defaults))
-        let state = SuiteRegistry.state(for: identity) {
-            let state = SuiteState(backend: UserDefaultsBackend(defaults: SharedDefaults(defaults)), label: "defaults")
-            UserDefaultsBackend.announceChanges(of: defaults, to: state)
-            return state
+        let state = SuiteRegistry.state(for: identity, label: "defaults") {
+            UserDefaultsBackend(defaults: SharedDefaults(defaults))
         }
         self.init(state: state, durability: durability)
     }
@@ -145,9 +143,8 @@ public struct DefaultsStore: Sendable {
     /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
     private init(fileSuite suiteName: String, durability: Durability) {
         let file = PreferencesFolder.file(forSuite: suiteName)
-        // The registry keeps the state for the life of the process.
-        let state = SuiteRegistry.state(for: .file(file.path)) {
-            PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName).makeState(isPermanent: true)
+        let state = SuiteRegistry.state(for: .file(file.path), label: suiteName, fileURL: file) {
+            PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName)
         }
         self.init(state: state, durability: durability)
     }
@@ -161,7 +158,7 @@ public struct DefaultsStore: Sendable {
     /// ```
     public static func inMemory() -> DefaultsStore {
         DefaultsStore(
-            state: SuiteState(backend: MemoryBackend(), label: "memory", isPermanent: false), durability: .immediate)
+            state: SuiteRegistry.unlistedState(backend: MemoryBackend(), label: "memory"), durability: .immediate)
     }
 
     /// The same suite with writes made durable as `durability` says.

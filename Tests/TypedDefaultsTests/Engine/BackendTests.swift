@@ -104,7 +104,7 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
         #expect(memoryStores.isEmpty, "\(memoryStores)")
         let userDefaults = DefaultsBackendConformance.check(makeBackend: {
             let backend = UserDefaultsBackend(defaults: SharedDefaults(try UserDefaults.suite(named: newName())))
-            return SuiteAsBackend(state: SuiteState(backend: backend, label: backend.location, isPermanent: false))
+            return SuiteAsBackend(state: SuiteRegistry.unlistedState(backend: backend, label: backend.location))
         })
         // On Linux corelibs keeps the suite as an XML plist, with whole seconds and no negative
         // zero (the StoresAndDurability article, "The Linux facts"), and a load gets what the
@@ -133,7 +133,8 @@ final class SharedMemoryBackend: DefaultsBackend, @unchecked Sendable {  // `sto
     /// through its own watcher, as another process's store would.
     static func fileSuite(named name: String) -> SuiteAsBackend {
         let backend = PlistFileBackend(file: PlistFile(url: PreferencesFolder.file(forSuite: name)), suiteName: name)
-        return SuiteAsBackend(state: backend.makeState(isPermanent: false))
+        return SuiteAsBackend(
+            state: SuiteRegistry.unlistedState(backend: backend, label: name, fileURL: backend.file.url))
     }
 
     /// A store's backend commits through the suite's state: every handle reads the commit as it

@@ -39,4 +39,22 @@ import Testing
         #expect(store[key] == "second")
         #expect(try suite.flushedObject(forKey: "own") as? String == "second")
     }
+
+    /// A backend that writes every change through at once (a `UserDefaults` object) holds this
+    /// process's pending write already: when it holds another object as a change is heard, that
+    /// object was written after it, and the store takes it in rather than keep its own.
+    @Test func aHeardChangeTakesInALaterPlainWriteOverAPendingWrittenThroughOne() throws {
+        let suite = try TestSuite()
+        let state = SuiteRegistry.unlistedState(
+            backend: UserDefaultsBackend(defaults: SharedDefaults(suite.defaults)), label: "defaults")
+        let store = DefaultsStore(state: state, durability: .coalesced(within: .seconds(60)))
+        defer { try? store.flush() }
+        let key = DefaultsKey<String?>("shared", default: nil, store: store)
+        store[key] = "ours"
+        #expect(state.lock.withLock { !state.pending.isEmpty })
+        suite.defaults.set("theirs", forKey: "shared")
+
+        state.reload(onlyIfChanged: true)
+        #expect(store[key] == "theirs")
+    }
 }

@@ -390,10 +390,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "first")
         let suite = RecreatedFolderTests.suiteName()
         let file = link.appendingPathComponent("\(suite).plist")
-        let state = SuiteState(
-            backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file,
-            isPermanent: false)
-        FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+        let state = SuiteRegistry.unlistedState(
+            backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file)
         let store = DefaultsStore(state: state, durability: .immediate)
         let heard = try await RecreatedFolderTests.hears("linked.0", in: store) {
             let temporary = root.appendingPathComponent("prefs.tmp")

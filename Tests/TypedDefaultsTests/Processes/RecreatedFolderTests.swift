@@ -29,10 +29,8 @@ struct RecreatedFolderTests {
         /// `DefaultsStore(_:)` wires one in the preferences folder.
         func store(_ suite: String) -> DefaultsStore {
             let file = folder.appendingPathComponent("\(suite).plist")
-            let state = SuiteState(
-                backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file,
-                isPermanent: false)
-            FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+            let state = SuiteRegistry.unlistedState(
+                backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file)
             return DefaultsStore(state: state, durability: .immediate)
         }
 

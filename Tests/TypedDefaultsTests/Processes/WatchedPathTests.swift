@@ -45,10 +45,8 @@ import Testing
     /// `DefaultsStore(_:)` wires one in the preferences folder.
     static func store(_ suite: String, in folder: URL) -> DefaultsStore {
         let file = folder.appendingPathComponent("\(suite).plist")
-        let state = SuiteState(
-            backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file,
-            isPermanent: false)
-        FileWatcher.watch(file) { [weak state] in state?.reload(onlyIfChanged: true) }
+        let state = SuiteRegistry.unlistedState(
+            backend: PlistFileBackend(file: PlistFile(url: file), suiteName: suite), label: suite, fileURL: file)
         return DefaultsStore(state: state, durability: .immediate)
     }
 

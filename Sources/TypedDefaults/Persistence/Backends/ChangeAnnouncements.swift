@@ -18,8 +18,10 @@ import Foundation
 /// doubling to 5 s), and one that finds a change makes the next prompt, so such a backend
 /// costs a few loads a second at first and one every 5 s after, not a core.
 final class ChangeAnnouncements: Sendable {
-    /// The registry keeps every backend's state for the life of the process.
-    private unowned let state: SuiteState
+    /// The backend's location, which names the engine's load of it (``BackendCall``).
+    private let location: String
+    /// Takes the changes in; returns whether there were any.
+    private let heard: @Sendable () -> Bool
     private struct Schedule {
         var requested = false
         var running = false
@@ -30,13 +32,14 @@ final class ChangeAnnouncements: Sendable {
     static let firstQuietWait: TimeInterval = 0.05
     static let lastQuietWait: TimeInterval = 5
 
-    init(state: SuiteState) {
-        self.state = state
+    init(location: String, heard: @escaping @Sendable () -> Bool) {
+        self.location = location
+        self.heard = heard
     }
 
     /// The backend's handler: asks for a reload, never waits.
     func announce() {
-        if BackendCall.loading == state.location { return }
+        if BackendCall.loading == location { return }
         let wait = schedule.withLock { schedule -> TimeInterval? in
             schedule.requested = true
             guard !schedule.running else { return nil }
@@ -56,7 +59,7 @@ final class ChangeAnnouncements: Sendable {
             schedule.requested = false
             return true
         }) {
-            let changed = state.reload(onlyIfChanged: true)
+            let changed = heard()
             let wait = schedule.withLock { schedule -> TimeInterval? in
                 schedule.quiet = changed ? 0 : min(max(schedule.quiet * 2, Self.firstQuietWait), Self.lastQuietWait)
                 guard schedule.requested, schedule.quiet > 0 else { return nil }

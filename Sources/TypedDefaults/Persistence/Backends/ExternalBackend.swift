@@ -7,6 +7,12 @@ struct ExternalBackend: StoreBackend {
 
     var location: String { backend.location }
 
+    /// What the program's backend announces, taken in off the announcing thread.
+    func observeChanges(_ heard: @escaping @Sendable () -> Bool) {
+        let announcements = ChangeAnnouncements(location: location, heard: heard)
+        backend.observeChanges { announcements.announce() }
+    }
+
     func loadContents() -> SuiteContents {
         let loaded = BackendCall.$loading.withValue(backend.location) {
             Result { () throws(DefaultsError) in try backend.load() }

@@ -20,7 +20,7 @@ struct MemoryBackend: StoreBackend {
     }
 
     /// Returns no values: the suite's slots already hold everything, so there is nothing to
-    /// refresh. The suite's commits are serialized by ``SuiteState``, so `edit` can run on a
+    /// refresh. The suite's commits are serialized by its state, so `edit` can run on a
     /// copy, outside this backend's lock (it runs user code, which may read the suite).
     func commit(
         _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,

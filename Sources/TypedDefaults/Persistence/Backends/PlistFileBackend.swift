@@ -21,33 +21,14 @@ struct PlistFileBackend: StoreBackend {
 
     var location: String { file.url.path }
 
-    /// A state for the file, which hears other processes' writes through the file watcher from
-    /// the suite's first use on (`SuiteState.startWatch(_:)`). Unowned in the watcher's handler
-    /// when the state lives as long as the process: a weak reference would move its reference
-    /// counts to a side table, slowing every retain.
-    ///
-    /// A suite file that is a symlink is watched at its target too, as the link leads when the
-    /// watch starts: every writer replaces the target, under the target's own name.
-    func makeState(isPermanent: Bool) -> SuiteState {
-        let state = SuiteState(backend: self, label: suiteName, fileURL: file.url, isPermanent: isPermanent)
-        let file = file.url
-        let watch: @Sendable () -> Void
-        if isPermanent {
-            watch = { [unowned state] in
-                for path in Self.watchedPaths(of: file) {
-                    FileWatcher.watch(path) { [unowned state] in state.reload(onlyIfChanged: true) }
-                }
-            }
-        } else {
-            watch = { [weak state] in
-                guard state != nil else { return }
-                for path in Self.watchedPaths(of: file) {
-                    FileWatcher.watch(path) { [weak state] in state?.reload(onlyIfChanged: true) }
-                }
-            }
+    /// Other processes' writes, heard through the file watcher, whose thread calls `heard`
+    /// itself: no queue between a change and its reload. A suite file that is a symlink is
+    /// watched at its target too, as the link leads when the watch starts: every writer
+    /// replaces the target, under the target's own name.
+    func observeChanges(_ heard: @escaping @Sendable () -> Bool) {
+        for path in Self.watchedPaths(of: file.url) {
+            FileWatcher.watch(path) { _ = heard() }
         }
-        state.lock.withLock { state.startWatching = watch }
-        return state
     }
 
     /// The suite's path, and its symlink's target when it is one whose folder exists (a watch
@@ -73,7 +54,7 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func loadContents() -> SuiteContents {
-        file.load()
+        file.load(waitingAtMost: CommitWait.lock)
     }
 
     /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is

@@ -17,7 +17,7 @@ protocol StoreBackend: Sendable {
     /// `any StoreBackend` reaches the backend's own list.
     func storedKeys() -> [DefaultsStoredKey]
 
-    /// What the backend holds now, for ``SuiteState/reload(onlyIfChanged:)``. With
+    /// What the backend holds now, for the engine to reload the suite from. With
     /// `onlyIfChanged`, a backend that can tell may answer `.unchanged` without reading.
     func reload(onlyIfChanged: Bool) -> Reloaded
 
@@ -58,6 +58,13 @@ protocol StoreBackend: Sendable {
     /// backend whose writers replace its contents atomically; `nil` for one that must be read
     /// under its lock (a commit that edits nothing).
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]?
+
+    /// The one way a backend tells the engine its contents may have changed other than through
+    /// the suite's state: another process's write (the file watcher), a `UserDefaults` object's
+    /// announcement, a program's backend's `observeChanges`. The engine calls it once, as the
+    /// suite is first used; the backend calls `heard` on a thread that holds none of the
+    /// suite's locks, and `heard` takes the changes in and returns whether there were any.
+    func observeChanges(_ heard: @escaping @Sendable () -> Bool)
 }
 
 /// A suite's contents as a backend found them, and a problem met on the way (a corrupt file
@@ -137,6 +144,7 @@ extension StoreBackend {
     var loadsCheaply: Bool { true }
     func register(_ defaults: [DefaultsStoredKey: StoredObject]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? { nil }
+    func observeChanges(_ heard: @escaping @Sendable () -> Bool) {}
 }
 
 extension Dictionary where Key == DefaultsStoredKey, Value == StoredObject {

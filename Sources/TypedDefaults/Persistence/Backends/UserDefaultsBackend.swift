@@ -11,11 +11,10 @@ struct UserDefaultsBackend: StoreBackend {
 
     var location: String { "defaults" }
 
-    /// The state reloads on each change `defaults` announces (on Apple platforms), from another
-    /// queue: its own writes are announced under the suite's lock. Unowned, as the file
-    /// watcher's handler: the registry keeps the state for the life of the process.
-    static func announceChanges(of defaults: UserDefaults, to state: SuiteState) {
-        defaults.onAnnouncedChange { [unowned state] in DispatchQueue.global().async { state.reload() } }
+    /// Each change `defaults` announces (on Apple platforms), heard from another queue: the
+    /// engine's own writes through it are announced inside `set`, under the suite's lock.
+    func observeChanges(_ heard: @escaping @Sendable () -> Bool) {
+        defaults.defaults.onAnnouncedChange { DispatchQueue.global().async { _ = heard() } }
     }
 
     func loadContents() -> SuiteContents {

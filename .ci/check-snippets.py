@@ -30,6 +30,7 @@ manifest: it is evaluated with `swift package dump-package`. The script exits no
 the file and line of each block that fails.
 """
 
+import os
 import pathlib
 import re
 import subprocess
@@ -194,8 +195,14 @@ def main():
         if result.returncode != 0:
             failures.append(f"{where}: the manifest does not evaluate\n{result.stderr}")
 
+    # A fixed hash seed for the build, as CI's other builds into the shared folder (.ci/lib.sh):
+    # SwiftPM orders the traits' flags by a Set, and another order compiles every module with
+    # traits again. The programs below run with the usual random seed.
     result = subprocess.run(
-        ["swift", "build", "--package-path", str(work), "--scratch-path", str(build)], capture_output=True, text=True
+        ["swift", "build", "--package-path", str(work), "--scratch-path", str(build)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SWIFT_DETERMINISTIC_HASHING": "1"},
     )
     for name, where, *_ in targets:
         errors = [line for line in result.stdout.split("\n") if f"/{name}/" in line and "error:" in line]

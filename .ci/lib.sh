@@ -36,12 +36,20 @@ need() {
     fi
 }
 
+# SwiftPM passes a package's enabled traits to the compiler as -D flags in the order of a Set,
+# whose hashing takes a seed of each process's own. Whenever SwiftPM plans a build anew (another
+# product, another package in the shared folder, another environment variable) the flags may come
+# in another order, and every module built with traits is compiled again: the core's 141 files and
+# more, 20 to 110 seconds a time. A fixed seed for every command that builds keeps one order. Tests
+# then run what was built (swift test --skip-build), with the usual random seed.
+swift_build() { SWIFT_DETERMINISTIC_HASHING=1 swift build "$@"; }
+
 # Runs a swift build and fails when it printed a warning: build_without_warnings ARGUMENTS…
 # SwiftPM's notes on files a dependency does not declare (swift-distributed-tracing, which
 # Hummingbird uses, has one) are the dependency's, not ours.
 build_without_warnings() {
     local log="$TYPEDDEFAULTS_CI_FOLDER/build-$$.log"
-    swift build "$@" 2>&1 | tee "$log"
+    swift_build "$@" 2>&1 | tee "$log"
     if grep "warning:" "$log" | grep -v "^warning: 'swift-[a-z-]*': found [0-9]* file(s) which are unhandled" | grep -q .; then
         echo "swift build $* printed warnings" >&2
         exit 1

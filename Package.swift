@@ -55,17 +55,23 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
-        .target(name: "TypedDefaults"),
-        .target(name: "TypedDefaultsSchema", dependencies: ["TypedDefaults"]),
+        // The core: the engine, keys, values and the store's API.
+        .target(name: "TypedDefaults", dependencies: ["TypedDefaultsStorage"]),
+        // The storage side, below the engine: the suite's plist file, its formats' readers and
+        // writer, durable replacement, the file watcher and the lock and clock primitives. It
+        // cannot see the engine (no dependency on TypedDefaults), so nothing here calls it; the
+        // engine's backends adapt it. Internal to the package: `package` access, no product.
+        .target(name: "TypedDefaultsStorage"),
+        .target(name: "TypedDefaultsSchema", dependencies: ["TypedDefaults", "TypedDefaultsStorage"]),
         // Speaks the Secret Service's D-Bus protocol itself (Linux) or calls the Keychain (Apple).
-        .target(name: "TypedDefaultsSecrets", dependencies: ["TypedDefaults"]),
+        .target(name: "TypedDefaultsSecrets", dependencies: ["TypedDefaults", "TypedDefaultsStorage"]),
         .target(name: "TypedDefaultsTestSupport", dependencies: ["TypedDefaults", "TypedDefaultsSchema"]),
         // Its rows' reading and writing (PostgresRows) is compiled without the trait too, for the
         // fuzz target that reads any rows.
         .target(
             name: "TypedDefaultsPostgres",
             dependencies: [
-                "TypedDefaults", "TypedDefaultsSchema",
+                "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ]
         ),
@@ -121,7 +127,7 @@ let package = Package(
             name: "TypedDefaultsTests",
             dependencies: [
                 "TypedDefaults", "TypedDefaultsSchema", "TypedDefaultsTestSupport", "TypedDefaultsSecrets",
-                "DefaultsProbe",
+                "TypedDefaultsStorage", "DefaultsProbe",
             ]),
         // juliand665/UserDefault's own tests, which this API started from, ported with the
         // fewest changes (its Tests.swift lists them), in the Swift 5 mode they were written in.

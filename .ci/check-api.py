@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Checks what `swift package diagnose-api-breaking-changes` found against CHANGELOG.md.
 
-    check-api.py --log LOG --modules M… --changelog CHANGELOG.md
+    check-api.py --log LOG --modules M… --changelog CHANGELOG.md [--baseline FOLDER]
         Fails unless the log has a verdict for each module, and each break it reports is listed
         in the changelog's Unreleased section: the declaration, as `Type.member(labels:)` or
-        `member(labels:)`, in backticks.
+        `member(labels:)`, in backticks. With the recorded API in FOLDER, a break of a `package`
+        declaration (recorded as internal: the package's own targets use it, no client can) is
+        no break of the API.
     check-api.py --libraries plain|traits < DUMP
         Prints the library products of the package whose `swift package dump-package` is DUMP:
         those built without a trait (plain), or those with a dependency only a trait brings
@@ -39,8 +41,31 @@ def unreleased(changelog):
     return text[start : end if end > 0 else len(text)]
 
 
-def unlisted_breaks(log, modules, changelog):
-    """The problems: a module with no verdict, and each break the changelog does not list."""
+def package_declarations(folder, modules):
+    """The names of the declarations the recorded API holds as internal (`package` ones), as a
+    break names them: `Type`, `Type.member(labels:)`."""
+    names = set()
+
+    def walk(node, prefix):
+        name = node.get("printedName") or node.get("name")
+        if node.get("kind") in ("TypeDecl", "Function", "Var", "Constructor", "TypeAlias", "Subscript") and name:
+            qualified = prefix + name
+            if node.get("isInternal"):
+                names.add(qualified)
+            prefix = qualified + "." if node.get("kind") == "TypeDecl" else prefix
+        for child in node.get("children", []):
+            walk(child, prefix)
+
+    for module in modules:
+        path = pathlib.Path(folder) / f"{module}.json"
+        if path.exists():
+            walk(json.loads(path.read_text())["ABIRoot"], "")
+    return names
+
+
+def unlisted_breaks(log, modules, changelog, package=frozenset()):
+    """The problems: a module with no verdict, and each break the changelog does not list. A
+    break of a declaration in `package` (see package_declarations) is none."""
     problems = []
     for module in modules:
         if not re.search(rf"(No breaking changes|\d+ breaking changes?) detected in {module}\b", log):
@@ -53,6 +78,8 @@ def unlisted_breaks(log, modules, changelog):
         name = match.group(1) if match else None
         # The member alone, as a changelog names it beside its type: `observe(keys:initial:_:)`.
         member = re.sub(r"^(?:\w+\.)+", "", name.split("(")[0]) + name[len(name.split("(")[0]) :] if name else None
+        if name in package:
+            continue
         if not name or (name not in listed and member not in listed):
             problems.append(f"a break CHANGELOG.md does not list: {line.strip()}")
     return problems
@@ -101,7 +128,7 @@ def plant(folder, module, out):
     """A copy of the recorded API that also declares PLANTED, a copy of its first struct."""
     dump = json.loads((pathlib.Path(folder) / f"{module}.json").read_text())
     children = dump["ABIRoot"]["children"]
-    model = next(child for child in children if child.get("declKind") == "Struct")
+    model = next(child for child in children if child.get("declKind") == "Struct" and not child.get("isInternal"))
     children.append(json.loads(json.dumps(model).replace(model["name"], PLANTED)))
     pathlib.Path(out).mkdir(parents=True, exist_ok=True)
     (pathlib.Path(out) / f"{module}.json").write_text(json.dumps(dump))
@@ -121,6 +148,13 @@ def self_test():
         )
         problems = unlisted_breaks(log, ["TypedDefaults"], changelog)
         assert len(problems) == 1 and "Removed.old()" in problems[0], problems
+        # A package declaration that moved to another target of the package is no break.
+        moved = log + "  💔 API breakage: enum Moved has been removed\n"
+        (pathlib.Path(folder) / "TypedDefaults.json").write_text(json.dumps({"ABIRoot": {"kind": "Root", "children": [
+            {"kind": "TypeDecl", "name": "Moved", "printedName": "Moved", "isInternal": True}]}}))
+        package = package_declarations(folder, ["TypedDefaults"])
+        assert package == {"Moved"}, package
+        assert unlisted_breaks(moved, ["TypedDefaults"], changelog, package) == problems
         assert unlisted_breaks("No breaking changes detected in TypedDefaults\n", ["TypedDefaults"], changelog) == []
         assert unlisted_breaks("error: build failed\n", ["TypedDefaults"], changelog) != []
         (pathlib.Path(folder) / "TypedDefaults.json").write_text('{"ABIRoot": {"kind": "Root", "children": []}}')
@@ -137,7 +171,8 @@ def self_test():
     }
     assert libraries(dump, "plain") == ["Core"] and libraries(dump, "traits") == ["Macros"]
     print("check-api: the checks find a planted unlisted break, a missing verdict, an empty baseline and a"
-          " library missing from it, and tell the libraries a trait builds from the others")
+          " library missing from it, pass a moved package declaration, and tell the libraries a trait builds"
+          " from the others")
 
 
 def main(arguments):
@@ -155,7 +190,10 @@ def main(arguments):
     else:
         log = pathlib.Path(arguments[arguments.index("--log") + 1]).read_text()
         modules = arguments[arguments.index("--modules") + 1 : arguments.index("--changelog")]
-        problems = unlisted_breaks(log, modules, arguments[arguments.index("--changelog") + 1])
+        package = frozenset()
+        if "--baseline" in arguments:
+            package = package_declarations(arguments[arguments.index("--baseline") + 1], modules)
+        problems = unlisted_breaks(log, modules, arguments[arguments.index("--changelog") + 1], package)
         if arguments[:1] == ["--refuses-planted"]:
             if len(problems) == 1 and f"{PLANTED} has been removed" in problems[0]:
                 print(f"the API check refuses a planted break: {problems[0]}")

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 // A DefaultsError is open to new cases in 1.x (SE-0487's @nonexhaustive, which a library built
 // without library evolution needs for it): toolchains that do not know the attribute would

@@ -1,3 +1,5 @@
+import TypedDefaultsStorage
+
 #if Postgres
     import Foundation
     import Logging

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsStorage
 
 extension DefaultsStoredValue {
     /// The value of a property-list object as Foundation returns it (`NSNumber`s, `[Any]`,

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsStorage
 
 extension DefaultsStoredValue {
     /// Why text could not be read as a stored value.

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsStorage
 
 /// A published schema's file: JSON, documented in the article "The command line and schemas".
 ///
@@ -45,7 +46,7 @@ enum SchemaFile {
             // there, never through it): after a power cut, the old schema or the new one.
             try DurableFile.replace(file, with: data, newFileMode: 0o644)
         } catch {
-            throw .writeFailed(path: file.path, underlying: error)
+            throw .writeFailed(path: file.path, underlying: DefaultsUnconfirmedWrite.reported(error))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+import TypedDefaultsStorage
 
 /// A keyring in memory, for tests and previews: a program's tests never touch the user's
 /// keyring, and can make it fail as a locked or missing one does.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A property-list value compared exactly, for round-trip properties: strings and keys by
 /// their scalars (Swift's `==` compares strings by canonical equivalence, so `"é"` would equal

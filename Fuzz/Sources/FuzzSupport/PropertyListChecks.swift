@@ -2,6 +2,7 @@ import Foundation
 
 @testable import TypedDefaults
 @testable import TypedDefaultsSchema
+@testable import TypedDefaultsStorage
 
 /// The round trip every property-list reader's result must survive.
 public enum PropertyListChecks {

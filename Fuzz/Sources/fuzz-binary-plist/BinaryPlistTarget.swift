@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The binary property-list reader (`bplist00`): what it reads survives the writer and reads
 /// back the same; the dispatcher picks it for the same bytes and reads the same values.

@@ -3,6 +3,7 @@ import FuzzSupport
 
 @testable import TypedDefaults
 @testable import TypedDefaultsSchema
+@testable import TypedDefaultsStorage
 
 /// Date text: a date `DateText.parse` reads is formatted to text that reads back as exactly the
 /// same date, and formats the same again; the XML reader and the stored-value parser read that

@@ -3,6 +3,7 @@ import FuzzSupport
 
 @testable import TypedDefaults
 @testable import TypedDefaultsSchema
+@testable import TypedDefaultsStorage
 
 /// A secure-coding class stored as a keyed archive, as an app declares one. Top-level and
 /// final, as the conformance requires on Linux; its archives name it

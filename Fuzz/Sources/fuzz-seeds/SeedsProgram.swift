@@ -5,6 +5,7 @@ import TypedDefaultsToolSupport
 @testable import TypedDefaults
 @testable import TypedDefaultsPostgres
 @testable import TypedDefaultsSchema
+@testable import TypedDefaultsStorage
 
 /// Writes the seeds that this library, corelibs Foundation and the tool's export make into
 /// `Corpus/<target>/` (the folder given, or ./Corpus); make-corpus.py adds Python's and the

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 let suite = "dev.typeddefaults.fuzz-suite"
 let store = Scratch.store(suite)

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The XML property-list reader: what it reads survives the writer and reads back the same.
 @main enum XMLPlistTarget {

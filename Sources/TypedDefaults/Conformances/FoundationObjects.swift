@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 // Foundation's property-list classes are stored as the values they hold, exactly as their
 // Swift counterparts are: an `NSString` as a string, an `NSNumber` as the number (or boolean) it

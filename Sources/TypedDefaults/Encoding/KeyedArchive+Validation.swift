@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// A keyed archive read with the engine's bounded reader, and checked whole before corelibs'
 /// `NSKeyedUnarchiver` is given it.

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// Reading the loosely typed objects that `UserDefaults` returns, whether boxed or not.
 ///
@@ -8,55 +9,32 @@ import Foundation
 /// into exact answers.
 extension StoredObject {
     /// A number as it was stored, without lossy conversion.
-    enum Number {
-        case bool(Bool)
-        case signed(Int64)
-        case unsigned(UInt64)
-        case floating(Double)
-    }
+    typealias Number = PropertyListObject.Number
+    typealias ExactDictionary = PropertyListObject.ExactDictionary
+    typealias Missing = PropertyListObject.Missing
 
     /// The number stored in `object`, or `nil` when it is not a number.
+    @inline(__always)
     static func number(_ object: Any) -> Number? {
-        // Swift's own number types first, by exact type: `as? NSNumber` would box each one.
-        let kind = type(of: object)
-        if kind == Int.self, let value = object as? Int { return .signed(Int64(value)) }
-        if kind == Double.self, let value = object as? Double { return .floating(value) }
-        if kind == Bool.self, let value = object as? Bool { return .bool(value) }
-        if kind == Int64.self, let value = object as? Int64 { return .signed(value) }
-        if kind == UInt64.self, let value = object as? UInt64 { return .unsigned(value) }
-        if kind == Float.self, let value = object as? Float { return .floating(Double(value)) }
-        guard let number = object as? NSNumber else { return nil }
-        if number.isBoolean { return .bool(number.boolValue) }
-        switch UInt8(bitPattern: number.objCType.pointee) {
-        case UInt8(ascii: "f"), UInt8(ascii: "d"):
-            return .floating(number.doubleValue)
-        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"),
-            UInt8(ascii: "C"):
-            return .unsigned(number.uint64Value)
-        default:
-            return .signed(number.int64Value)
-        }
+        PropertyListObject.number(object)
     }
 
     /// The elements of a stored array, or `nil` when `object` is not an array.
     static func array(_ object: Any) -> [Any]? {
-        guard let elements = object as? [Any?] else { return nil }
-        // A nil element cannot come from a property list; keep it so the element read fails.
-        return elements.map { $0 ?? Missing() }
+        PropertyListObject.array(object)
     }
 
     /// The entries of a stored dictionary, or `nil` when `object` is not a `String`-keyed one, or
     /// is an ``ExactDictionary``, which no Swift dictionary can hold (a typed read of it is a
     /// mismatch, its bytes left as they are).
     static func dictionary(_ object: Any) -> [String: Any]? {
-        guard let entries = object as? [String: Any?] else { return nil }
-        return entries.mapValues { $0 ?? Missing() }
+        PropertyListObject.dictionary(object)
     }
 
     /// The entries of a stored dictionary with their keys exactly as stored, an
     /// ``ExactDictionary``'s included; `nil` when `object` is no dictionary.
     package static func exactEntries(_ object: Any) -> [DefaultsStoredKey: Any]? {
-        if let exact = object as? ExactDictionary { return exact.entries }
+        if let exact = object as? ExactDictionary { return exact.storedEntries }
         guard let entries = dictionary(object) else { return nil }
         var exact: [DefaultsStoredKey: Any] = [:]
         exact.reserveCapacity(entries.count)
@@ -70,55 +48,15 @@ extension StoredObject {
         var dictionary: [String: Any] = [:]
         dictionary.reserveCapacity(entries.count)
         for (key, value) in entries { dictionary[key.name] = value }
-        return dictionary.count == entries.count ? dictionary : ExactDictionary(entries)
-    }
-
-    /// A stored dictionary with keys that differ in their Unicode scalars but that Swift's
-    /// `String` sees as equal (`"caf\u{E9}"` and `"cafe\u{301}"`): another program's, read
-    /// from a suite. It is kept exactly, so a commit writes both keys back as they were; a typed
-    /// read of it is a mismatch, since no `[String: Value]` can hold both.
-    struct ExactDictionary {
-        let entries: [DefaultsStoredKey: Any]
-
-        init(_ entries: [DefaultsStoredKey: Any]) {
-            self.entries = entries
-        }
-
-        init(_ pairs: [(key: String, value: Any)]) {
-            var entries: [DefaultsStoredKey: Any] = [:]
-            for (key, value) in pairs { entries[DefaultsStoredKey(key)] = value }
-            self.entries = entries
-        }
-    }
-
-    /// Stands in for a hole in a stored collection.
-    struct Missing: CustomStringConvertible {
-        var description: String { "nothing" }
+        guard dictionary.count != entries.count else { return dictionary }
+        var exact: [PropertyListKey: Any] = [:]
+        for (key, value) in entries { exact[PropertyListKey(key.name)] = value }
+        return ExactDictionary(exact)
     }
 
     /// A short description of a stored object for error messages, such as `String "abc"`.
     static func describe(_ object: Any) -> String {
-        if let string = object as? String {
-            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
-            return "String \(String(reflecting: shown))"
-        }
-        if let number = number(object) {
-            switch number {
-            case .bool(let value): return "Bool \(value)"
-            case .signed(let value): return "integer \(value)"
-            case .unsigned(let value): return "integer \(value)"
-            case .floating(let value): return "floating-point \(value)"
-            }
-        }
-        if let data = object as? Data { return "Data (\(data.count) bytes)" }
-        if let date = object as? Date { return "Date \(date)" }
-        if let elements = array(object) { return "Array (\(elements.count) elements)" }
-        if let entries = dictionary(object) { return "Dictionary (\(entries.count) entries)" }
-        if let exact = object as? ExactDictionary {
-            return "Dictionary (\(exact.entries.count) entries, some keys equal as Swift strings)"
-        }
-        if object is Missing { return "nothing" }
-        return String(describing: type(of: object))
+        PropertyListObject.describe(object)
     }
 
     /// The deepest nesting of arrays and dictionaries a stored value may have. CoreFoundation's
@@ -205,5 +143,15 @@ extension StoredObject {
                 NestedTooDeeply()
             }
         }
+    }
+}
+
+extension PropertyListObject.ExactDictionary {
+    /// The entries, keyed as the engine keys a suite.
+    var storedEntries: [DefaultsStoredKey: Any] {
+        var stored: [DefaultsStoredKey: Any] = [:]
+        stored.reserveCapacity(entries.count)
+        for (key, value) in entries { stored[DefaultsStoredKey(key.name)] = value }
+        return stored
     }
 }

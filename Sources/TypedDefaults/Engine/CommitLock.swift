@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// The lock that serializes one suite's commits in this process, knowing who holds it.
 ///

@@ -1,3 +1,5 @@
+import TypedDefaultsStorage
+
 /// A test's own copy of every suite it touches, in memory: what the test-support library's
 /// `.isolatedDefaults` trait gives each test. While a task runs with one as ``current``, every
 /// store it reads or writes (`.standard`, a `static let` store, a store made before the test

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// When a suite whose load failed is loaded again: the failure is reported once until a load
 /// succeeds, and a program's backend, whose failed loads are slow, is tried again after 0.5 s,

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// A change to one key of a suite, as the engine sees it: stored objects, not typed values.
 struct SlotChange: Sendable {

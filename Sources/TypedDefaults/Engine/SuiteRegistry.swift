@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// The suites in use in this process, one ``SuiteState`` each, flushed at normal exit.
 enum SuiteRegistry {

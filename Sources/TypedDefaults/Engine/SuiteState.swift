@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// The one state a process keeps for a suite, shared by every handle on it.
 ///

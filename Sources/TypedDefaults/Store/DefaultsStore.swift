@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// Where `@UserDefault` values live: a suite, shared by every handle on it in the process.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 extension DefaultsStore {
     /// Names the standard suite for the whole program, so that ``standard`` keeps its settings

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// A suite the library keeps itself (a plist file, a `UserDefaults` object, memory), seen as a
 /// ``DefaultsBackend``: what ``DefaultsStore/backend`` returns for it, and what the conformance

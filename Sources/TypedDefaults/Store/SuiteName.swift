@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 extension UserDefaults {
     /// Opens the suite named `name`, refusing a name that is not a plain file name.
@@ -45,5 +46,16 @@ enum SuiteName {
                 + "its file names (.plist.lock, .plist.corrupt-<time>) within the 255-byte limit of a file name"
         }
         return nil
+    }
+}
+
+extension PreferencesFolder {
+    /// The suite a corelibs `UserDefaults` object reads, from its private `suite` property
+    /// (`nil` there means the standard suite). `nil` when it cannot be found out.
+    static func suiteName(of defaults: UserDefaults) -> String? {
+        // A name the store cannot manage as a file (too long for its lock and temporary files'
+        // names, a path) is left to UserDefaults itself.
+        guard let name = anySuiteName(of: defaults), SuiteName.problem(with: name) == nil else { return nil }
+        return name
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 extension DefaultsStore {
     /// Flushes every store when the process receives one of `signals`, then lets the signal

@@ -3,6 +3,7 @@ import Testing
 import TypedDefaultsTestSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A backend of a program's own: values in memory shared by every handle on one suite, each
 /// commit under a lock, every handle told of the others' commits.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The size limit as a hostile user meets it: the ways a suite could grow past its store's
 /// limit (nested updates, writes in an update's body, a suite that cannot be read, other

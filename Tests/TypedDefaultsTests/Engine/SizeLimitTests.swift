@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A suite never grows past its store's size limit: a write that would is refused as it is made,
 /// leaving the value and the file as they were, as Apple platforms would drop it on a device.

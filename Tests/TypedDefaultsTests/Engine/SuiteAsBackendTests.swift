@@ -3,6 +3,7 @@ import Testing
 import TypedDefaultsTestSupport
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A backend of the program's that forwards to another (logging, metrics, encryption would
 /// wrap the same way): a store made on it has a state of its own.

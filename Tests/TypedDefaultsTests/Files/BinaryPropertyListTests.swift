@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The suite file's writer: whatever it writes, CoreFoundation's parser reads back as exactly
 /// the same values.

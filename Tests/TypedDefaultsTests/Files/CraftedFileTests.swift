@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// Suite files another program crafted to make readers hang or grow: each is set aside as
 /// unparsable at once, reported once, and the suite starts empty.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// Dates as ISO 8601 text: every year from ISO 8601's expanded years to the far future, each
 /// instant checked against one computed here apart from `DateText`'s arithmetic.

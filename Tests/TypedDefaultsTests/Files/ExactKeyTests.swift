@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// Keys are exact sequences of Unicode scalars everywhere: another program's `"caf\u{E9}"` and
 /// `"cafe\u{301}"`, which Swift's `String` sees as equal, are two keys with two values, and every

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The engine's own reader of property lists from outside: every format another program
 /// writes, every key exactly as written, and bounded work whatever the bytes.

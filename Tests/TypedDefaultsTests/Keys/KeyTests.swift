@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedDefaultsTestSupport
+
 @testable import TypedDefaults
 
 enum NFLTeam: String, Codable, DefaultsValueConvertible { case bills, jets, dolphins, patriots }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A suite file is replaced so that a power cut leaves the old file or the new one,
 /// and a write called durable is on the device when it returns. The power cut itself is
@@ -173,7 +174,8 @@ extension DeviceSyncTests {
         for suite in [first, second] {
             try FileManager.default.createSymbolicLink(at: suite.plistURL, withDestinationURL: target)
         }
-        #expect(PlistFile(url: first.plistURL).lockURL == PlistFile(url: second.plistURL).lockURL)
+        #expect(
+            PlistFileBackend.File(url: first.plistURL).lockURL == PlistFileBackend.File(url: second.plistURL).lockURL)
         let count = 150
         let (_, reported) = await ReportedErrors.whileAwaiting {
             await withTaskGroup(of: Void.self) { group in

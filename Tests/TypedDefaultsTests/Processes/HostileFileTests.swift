@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The suite file as other programs, other users and a hostile system leave it: a file that
 /// cannot be read, other writers' formats and values, links, stale and planted files.
@@ -121,15 +122,15 @@ import Testing
         #expect(plain.waitForLine { $0 == "ready" } != nil)
         let store = suite.store.durability(.immediate)
         // Commit whenever the file changes, and at once when it is caught empty.
-        var last = PlistFile(url: suite.plistURL).identity()
+        var last = PlistFileBackend.File(url: suite.plistURL).identity()
         var commits = 0
         let start = Date()
         while plain.process.isRunning {
-            let now = PlistFile(url: suite.plistURL).identity()
+            let now = PlistFileBackend.File(url: suite.plistURL).identity()
             if now != last || now?.size == 0 {
                 UserDefault(wrappedValue: 0, "ours", store: store).wrappedValue = commits
                 commits += 1
-                last = PlistFile(url: suite.plistURL).identity()
+                last = PlistFileBackend.File(url: suite.plistURL).identity()
             }
             if commits >= 2, Date().timeIntervalSince(start) >= 4 {
                 _ = FileManager.default.createFile(atPath: stop.path, contents: nil)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// Crafted archives, suite paths that are no regular file, odd XML, canonically equal keys, a
 /// backend that re-enters, a lock held at exit and a folder moved under the watcher: the reader

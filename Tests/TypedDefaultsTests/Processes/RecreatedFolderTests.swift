@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A running program keeps hearing other processes' writes after its preferences folder is
 /// removed and made again, moved away, or loses its parent: the file watcher watches

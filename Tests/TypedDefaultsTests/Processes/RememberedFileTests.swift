@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// What a process remembers of a suite file it last read or wrote: the file watcher skips a file
 /// that is still this process's own last write, and a commit skips parsing a file whose bytes it

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The standard suite a program names keeps its settings whatever the executable is called.
 @Suite struct StandardSuiteTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// The file watcher hears the preferences folder at its path whatever changes above it: an ancestor
 /// moved away and made again, a symlinked ancestor pointed elsewhere, a symlink's target made,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedDefaults
 import TypedDefaultsSchema
+import TypedDefaultsStorage
 
 @testable import TypedDefaultsSecrets
 

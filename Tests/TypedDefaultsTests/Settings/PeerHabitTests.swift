@@ -4,6 +4,7 @@ import Testing
 import TypedDefaultsSchema
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// A catalog that mixes `Setting`s with plain `@UserDefault` properties, as an app's does.
 private struct MixedCatalog: SettingsCatalog {

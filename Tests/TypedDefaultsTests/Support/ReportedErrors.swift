@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// Collects the errors that `DefaultsError.handler` receives while a test body runs.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// The changes a program's ``DefaultsBackend`` announces through its `observeChanges` handler,
 /// taken in off the announcing thread.

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// A ``DefaultsBackend`` of the program's, seen by the engine as its own backends are: stored
 /// values converted to and from the engine's property-list objects at each load and commit.

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// Keeps values in memory only: for tests and previews.
 struct MemoryBackend: StoreBackend {

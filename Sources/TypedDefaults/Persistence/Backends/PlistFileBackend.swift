@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// Stores a suite in its property-list file, the one corelibs Foundation reads and writes, so
 /// plain `UserDefaults` readers see the same data. It is written in the binary format (see
@@ -10,11 +11,14 @@ import Foundation
 /// replaces the file atomically through a temporary file and `rename`. A file that cannot be
 /// read is never written over.
 struct PlistFileBackend: StoreBackend {
-    let file: PlistFile
+    /// A suite's file, holding the engine's keys and boxed objects.
+    typealias File = PlistFile<[DefaultsStoredKey: StoredObject]>
+
+    let file: File
     /// The suite's name, to refresh plain `UserDefaults` readers in this process after a commit.
     let suiteName: String
 
-    init(file: PlistFile, suiteName: String) {
+    init(file: File, suiteName: String) {
         self.file = file
         self.suiteName = suiteName
     }
@@ -34,7 +38,7 @@ struct PlistFileBackend: StoreBackend {
     /// The suite's path, and its symlink's target when it is one whose folder exists (a watch
     /// makes a missing folder, which a dangling link's must not be).
     private static func watchedPaths(of file: URL) -> [URL] {
-        let target = PlistFile.resolvingSymlinks(file)
+        let target = File.resolvingSymlinks(file)
         var isFolder: ObjCBool = false
         guard target != file,
             FileManager.default.fileExists(atPath: target.deletingLastPathComponent().path, isDirectory: &isFolder),
@@ -54,13 +58,17 @@ struct PlistFileBackend: StoreBackend {
     }
 
     func loadContents() -> SuiteContents {
-        file.load(waitingAtMost: CommitWait.lock)
+        SuiteContents(file.load(waitingAtMost: CommitWait.lock))
     }
 
     /// The file is only ever replaced by a rename (a plain `UserDefaults` writer's truncation is
     /// waited out), so a read needs no lock: a stopped writer holding it delays nothing.
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? {
-        try file.readLeavingCorrupt().values
+        do throws(SuiteFileError) {
+            return try file.readLeavingCorrupt().values
+        } catch {
+            throw DefaultsError(error)
+        }
     }
 
     /// corelibs keeps one registration domain for the process: every suite's readers see it.
@@ -72,7 +80,7 @@ struct PlistFileBackend: StoreBackend {
         _ changes: [DefaultsStoredKey: StoredObject?], waitingAtMost limit: TimeInterval, repairing: Bool,
         edit: SuiteEdit.Body?
     ) throws(DefaultsError) -> SuiteContents {
-        try file.withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
+        try file.withExclusiveLock(waitingAtMost: limit, failing: DefaultsError.init) { () throws(DefaultsError) in
             var contents: SuiteContents
             let isOwnWrite: Bool
             if let unchanged = file.unchangedSinceSeen() {
@@ -80,7 +88,11 @@ struct PlistFileBackend: StoreBackend {
                 isOwnWrite = unchanged.isOwnWrite
             } else {
                 isOwnWrite = false
-                contents = repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt()
+                do throws(SuiteFileError) {
+                    contents = SuiteContents(repairing ? file.readMovingCorruptAside() : try file.readLeavingCorrupt())
+                } catch {
+                    throw DefaultsError(error)
+                }
             }
             // A file that cannot be read is never written over: its keys would be lost.
             guard var values = contents.values else {
@@ -88,16 +100,16 @@ struct PlistFileBackend: StoreBackend {
             }
             values.apply(changes)
             let edited = try values.edit(with: edit) { current throws(DefaultsError) in
-                try file.replace(with: current)
+                try replace(with: current)
             }
             // An edit that only read (a migration already run, a dry run, a value written again)
             // leaves the file as it is, but on the device: another program may have written it
             // without a sync, and a durable commit returns with what it found there.
             if !changes.isEmpty || edited {
-                try file.replace(with: values)
+                try replace(with: values)
             } else if edit != nil, !isOwnWrite {
                 do {
-                    try DurableFile.syncInPlace(PlistFile.resolvingSymlinks(file.url))
+                    try DurableFile.syncInPlace(File.resolvingSymlinks(file.url))
                 } catch {
                     throw .writeFailed(path: file.url.path, underlying: error)
                 }
@@ -110,5 +122,74 @@ struct PlistFileBackend: StoreBackend {
             UserDefaults(suiteName: suiteName)?.synchronize()
             return contents
         }
+    }
+
+    /// Replaces the file's contents, reporting a failure as the engine does.
+    private func replace(with values: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) {
+        do throws(SuiteFileError) {
+            try file.replace(with: values)
+        } catch {
+            throw DefaultsError(error)
+        }
+    }
+}
+
+extension SuiteContents {
+    /// What a suite file's load found, its problem reported as the engine reports it.
+    init(_ loaded: PlistFileBackend.File.Loaded) {
+        self.init(
+            values: loaded.values, problem: loaded.problem.map(DefaultsError.init), isUnreadable: loaded.isUnreadable)
+    }
+}
+
+extension DefaultsError {
+    /// A suite file's failure as the case of the same name; a replacement whose folder the
+    /// device did not confirm it synced is a ``DefaultsUnconfirmedWrite``.
+    init(_ error: SuiteFileError) {
+        switch error {
+        case .corruptFile(let path, let preservedAt, let underlying):
+            self = .corruptFile(path: path, preservedAt: preservedAt, underlying: underlying)
+        case .unparsableFile(let path, let underlying):
+            self = .unparsableFile(path: path, underlying: underlying)
+        case .readFailed(let path, let underlying):
+            self = .readFailed(path: path, underlying: underlying)
+        case .writeFailed(let path, let underlying):
+            self = .writeFailed(path: path, underlying: DefaultsUnconfirmedWrite.reported(underlying))
+        }
+    }
+}
+
+extension DefaultsUnconfirmedWrite {
+    /// `error` as the store reports it: a replacement whose folder sync failed is a
+    /// ``DefaultsUnconfirmedWrite``, anything else itself.
+    package static func reported(_ error: any Error) -> any Error {
+        guard let unconfirmed = error as? UnconfirmedRename else { return error }
+        return DefaultsUnconfirmedWrite(underlying: unconfirmed.underlying)
+    }
+}
+
+extension Dictionary: SuiteFileValues where Key == DefaultsStoredKey, Value == StoredObject {
+    package init(fileEntries: [PropertyListKey: Any]) {
+        self.init(minimumCapacity: fileEntries.count)
+        for (key, value) in fileEntries { self[DefaultsStoredKey(key.name)] = StoredObject(value) }
+    }
+
+    package var fileEntries: [(key: PropertyListKey, value: Any)] {
+        map { (key: PropertyListKey($0.key.name), value: $0.value.object) }
+    }
+}
+
+extension PropertyListReader {
+    /// A suite's contents, keyed and boxed as the engine keeps them: the root must be a
+    /// dictionary.
+    static func suiteContents(from data: Data) throws(PropertyListFormatError) -> [DefaultsStoredKey: StoredObject] {
+        [DefaultsStoredKey: StoredObject](fileEntries: try suiteEntries(from: data))
+    }
+}
+
+extension BinaryPropertyList {
+    /// The file of a suite's contents.
+    static func data(_ contents: [DefaultsStoredKey: StoredObject]) throws -> Data {
+        try data(entries: contents.fileEntries)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TypedDefaultsStorage
 
 /// Stores through a `UserDefaults` object, writing each change through at once.
 ///

@@ -5,7 +5,7 @@ extension NSNumber {
     /// a parsed integer 0 or 1. Darwin bridges any `NSNumber` to `Bool`, and only `CFBoolean`
     /// is a real boolean; corelibs gives booleans (Swift's, `NSNumber`'s and a parsed `<true/>`)
     /// the type `c`.
-    var isBoolean: Bool {
+    package var isBoolean: Bool {
         #if canImport(Darwin)
             CFGetTypeID(self) == CFBooleanGetTypeID()
         #else

@@ -4,7 +4,7 @@ import Foundation
 /// file no one has changed since this process parsed or wrote it, and the file watcher does not
 /// read again a file this process wrote last. (A read alone does not spare the watcher's
 /// reload: what a read found may never have reached the suite's state, such as a read of
-/// ``DefaultsStore/storedValues()``.)
+/// the store's `storedValues()`.)
 ///
 /// Only the bytes prove it is unchanged: another program can write a file of the same size over
 /// the same inode (a file system hands a freed inode back at once) and set its modification time
@@ -15,7 +15,7 @@ import Foundation
 extension PlistFile {
     struct Seen {
         var fingerprint: Fingerprint
-        var values: [DefaultsStoredKey: StoredObject]
+        var values: Values
         /// The file this process renamed into place, while it is that very file, untouched: the
         /// same device, inode and status-change time (which no program can set back). Bytes
         /// alone cannot say it: another program can put the same bytes back, unsynced.
@@ -56,7 +56,7 @@ extension PlistFile {
 
     /// What this process last read or wrote, if the file still holds exactly those bytes; its
     /// own write only while the file is the one it renamed into place.
-    func unchangedSinceSeen() -> (values: [DefaultsStoredKey: StoredObject], isOwnWrite: Bool)? {
+    package func unchangedSinceSeen() -> (values: Values, isOwnWrite: Bool)? {
         guard let seen = seen.withLock({ $0 }), case .success(let bytes?) = FileBytes.contents(of: url.path),
             Fingerprint(bytes) == seen.fingerprint
         else { return nil }
@@ -67,14 +67,14 @@ extension PlistFile {
     /// Whether the file is still exactly this process's last write. The file's stamp is looked at
     /// first (one `stat`), so that a watcher's look at a file this process only read, or that
     /// another program replaced, reads no bytes before the read that takes it in.
-    func isUnchangedSinceOwnWrite() -> Bool {
+    package func isUnchangedSinceOwnWrite() -> Bool {
         guard let written = seen.withLock({ $0?.ownWrite }), written == FileStamp(path: url.path) else { return false }
         return unchangedSinceSeen()?.isOwnWrite == true
     }
 
     /// Remembers what a read found: `bytes` holding `values`. A read of the bytes this process
     /// wrote last keeps them known as its own.
-    func rememberRead(_ bytes: Data, holding values: [DefaultsStoredKey: StoredObject]) {
+    func rememberRead(_ bytes: Data, holding values: Values) {
         let fingerprint = Fingerprint(bytes)
         seen.withLock { seen in
             if let known = seen, known.fingerprint == fingerprint { return }
@@ -83,7 +83,7 @@ extension PlistFile {
     }
 
     /// Remembers this process's write of `bytes` holding `values`, just renamed into place.
-    func rememberWrite(_ bytes: Data, holding values: [DefaultsStoredKey: StoredObject]) {
+    func rememberWrite(_ bytes: Data, holding values: Values) {
         let seen = Seen(fingerprint: Fingerprint(bytes), values: values, ownWrite: FileStamp(path: url.path))
         self.seen.withLock { $0 = seen }
     }

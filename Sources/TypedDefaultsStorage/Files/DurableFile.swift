@@ -28,13 +28,13 @@ package enum DurableFile {
         do {
             try syncFolder(of: target)
         } catch {
-            throw DefaultsUnconfirmedWrite(underlying: error)
+            throw UnconfirmedRename(underlying: error)
         }
     }
 
     /// Syncs the file at `url` as it is, and its folder: for a commit that found the contents
     /// it was asked to write already there, written perhaps by a program that does not sync.
-    static func syncInPlace(_ url: URL) throws(SystemError) {
+    package static func syncInPlace(_ url: URL) throws(SystemError) {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             // No file (an empty suite) is synced by syncing the folder.

@@ -2,7 +2,7 @@ import Foundation
 
 extension stat {
     /// When the file's contents last changed: Darwin and Glibc name the field differently.
-    var modificationTime: timespec {
+    package var modificationTime: timespec {
         #if canImport(Darwin)
             st_mtimespec
         #else
@@ -12,7 +12,7 @@ extension stat {
 
     /// When the file's inode last changed (its contents, its name, its mode): a time no program
     /// can set, unlike the modification time.
-    var statusChangeTime: timespec {
+    package var statusChangeTime: timespec {
         #if canImport(Darwin)
             st_ctimespec
         #else

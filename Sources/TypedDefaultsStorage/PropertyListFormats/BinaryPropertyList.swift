@@ -19,12 +19,12 @@ import Foundation
 /// arrays reads into as many references, and must not grow a hundredfold when it is written
 /// back.
 package enum BinaryPropertyList {
-    static func data(_ contents: [DefaultsStoredKey: StoredObject]) throws -> Data {
+    package static func data(entries contents: [(key: PropertyListKey, value: Any)]) throws -> Data {
         // A key and a value for each entry, at least: reserved, so that the tables of a large
         // suite are not copied over and over as they grow, which would double the memory a
         // commit takes at its peak.
         var writer = Writer(capacity: 2 * contents.count + 1)
-        let top = try writer.addDictionary(contents.map { ($0.key, $0.value.object) })
+        let top = try writer.addDictionary(contents)
         return writer.finish(top: top)
     }
 
@@ -52,7 +52,7 @@ package enum BinaryPropertyList {
         var objects: [Object] = []
         /// Where each string and data written so far is, compared exactly (scalar for scalar,
         /// byte for byte).
-        var strings: [DefaultsStoredKey: Int] = [:]
+        var strings: [PropertyListKey: Int] = [:]
         var datas: [ExactBytes: Int] = [:]
 
         init(capacity: Int = 0) {
@@ -74,9 +74,9 @@ package enum BinaryPropertyList {
             case let date as Date:
                 return append(.date(date.timeIntervalSinceReferenceDate))
             case let entries as [String: Any]:
-                return try addDictionary(entries.map { (DefaultsStoredKey($0.key), $0.value) })
-            case let exact as StoredObject.ExactDictionary:
-                return try addDictionary(Array(exact.entries))
+                return try addDictionary(entries.map { (key: PropertyListKey($0.key), value: $0.value) })
+            case let exact as PropertyListObject.ExactDictionary:
+                return try addDictionary(exact.entries.map { (key: $0.key, value: $0.value) })
             case let elements as [Any]:
                 let index = append(.array([]))
                 var children: [Int] = []
@@ -89,7 +89,7 @@ package enum BinaryPropertyList {
         }
 
         /// Adds a dictionary of `entries`, sorted by key; returns its index.
-        mutating func addDictionary(_ entries: [(DefaultsStoredKey, Any)]) throws -> Int {
+        mutating func addDictionary(_ entries: [(key: PropertyListKey, value: Any)]) throws -> Int {
             let index = append(.dictionary(keys: [], values: []))
             var keys: [Int] = []
             var values: [Int] = []
@@ -104,7 +104,7 @@ package enum BinaryPropertyList {
         }
 
         private mutating func addString(_ string: String) -> Int {
-            let key = DefaultsStoredKey(string)
+            let key = PropertyListKey(string)
             if let index = strings[key] { return index }
             let index = append(.string(string))
             strings[key] = index
@@ -124,7 +124,7 @@ package enum BinaryPropertyList {
                 $0 == kind
             }
             guard isSwiftNumber || kind is NSNumber.Type else { return nil }
-            switch StoredObject.number(object) {
+            switch PropertyListObject.number(object) {
             case .bool(let value): return .bool(value)
             case .signed(let value): return .signed(value)
             case .unsigned(let value): return value <= UInt64(Int64.max) ? .signed(Int64(value)) : .unsigned(value)

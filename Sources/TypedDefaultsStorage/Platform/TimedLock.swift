@@ -13,7 +13,7 @@ package final class TimedLock: @unchecked Sendable {
     // @unchecked Sendable is sound: `isHeld`, `handedOver` and `waiters` are only touched under
     // `state`, and a waiter's `granted` is written under `state` before its semaphore is
     // signalled, and read under `state` after its wait ends.
-    private let state = SuiteLock()
+    private let state = PlainLock()
     private var isHeld = false
     /// When the holder took the lock.
     private var handedOver = ContinuousClock.now

@@ -3,7 +3,7 @@ import Foundation
 /// Names the calling thread where the system shows it (`top -H`, `/proc/<pid>/task/*/comm`, a
 /// debugger): on Linux, Foundation's `Thread.name` stays inside Foundation, and Glibc's module
 /// has no `pthread_setname_np`, so the name is written where the kernel keeps it (15 bytes).
-func nameCurrentThread(_ name: String) {
+package func nameCurrentThread(_ name: String) {
     #if canImport(Darwin)
         pthread_setname_np(name)
     #else

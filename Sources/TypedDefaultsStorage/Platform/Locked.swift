@@ -1,12 +1,11 @@
-/// A value guarded by a lock, shareable across threads: the suite's own lock (``SuiteLock``), so
-/// that the engine holds one kind of lock within the process.
+/// A value guarded by a lock, shareable across threads: a ``PlainLock``.
 ///
 /// Not `Synchronization.Mutex`, which needs macOS 15 / iOS 18 while the package supports
 /// macOS 13 / iOS 16, and which ThreadSanitizer cannot see into on Linux.
 // @unchecked Sendable is sound: `state` is private and only touched inside `withLock`, which holds
 // `lock` for the whole access, and `State: Sendable` lets values move in and out across threads.
 package final class Locked<State: Sendable>: @unchecked Sendable {
-    private let lock = SuiteLock()
+    private let lock = PlainLock()
     private var state: State
 
     package init(_ state: State) {

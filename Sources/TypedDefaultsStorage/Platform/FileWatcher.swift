@@ -22,7 +22,7 @@ import Foundation
 /// wakes no other thread. (Watching every ancestor instead would wake the watcher for every
 /// entry made or removed in `$HOME` or `/tmp`, would need each symlink's target resolved and
 /// watched as well, and would still miss mounts.)
-enum FileWatcher {
+package enum FileWatcher {
     private struct Watched {
         let id: Int
         let fileName: String
@@ -72,7 +72,7 @@ enum FileWatcher {
     private static let queue = DispatchQueue(label: "TypedDefaults.fileWatcher")
 
     /// Calls `handler` (on a background queue) after `file` may have changed.
-    static func watch(_ file: URL, handler: @escaping @Sendable () -> Void) {
+    package static func watch(_ file: URL, handler: @escaping @Sendable () -> Void) {
         #if os(Linux)
             if watchWithInotify(file, handler: handler) { return }
         #endif

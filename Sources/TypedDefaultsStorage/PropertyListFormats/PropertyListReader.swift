@@ -6,7 +6,7 @@ import Foundation
 /// Not Foundation's parser, for two reasons. corelibs returns dictionaries whose keys Swift's
 /// `String` sees as equal merged into one (of `"caf\u{E9}"` and `"cafe\u{301}"`, one key is
 /// lost, and the other takes its value), where a suite holds both; here every key is kept
-/// exactly (see ``StoredObject/ExactDictionary``). And it expands a binary file's shared
+/// exactly (see ``PropertyListObject/ExactDictionary``). And it expands a binary file's shared
 /// objects without limit: 224 bytes that nest `n = [n, n]` 40 levels deep describe 2^40
 /// elements, and every reader hangs while its memory grows. Here the work a file can cause is
 /// bounded before anything is decoded (see ``Limits``).
@@ -58,16 +58,13 @@ package enum PropertyListReader {
         return try reader.read()
     }
 
-    /// A suite's contents: the root must be a dictionary.
-    static func suiteContents(from data: Data) throws(PropertyListFormatError) -> [DefaultsStoredKey: StoredObject] {
+    /// A suite's entries: the root must be a dictionary.
+    package static func suiteEntries(from data: Data) throws(PropertyListFormatError) -> [PropertyListKey: Any] {
         let root = try object(from: data)
-        guard let entries = StoredObject.exactEntries(root) else {
-            throw PropertyListFormatError("the root is \(StoredObject.describe(root)), not a dictionary of keys")
+        guard let entries = PropertyListObject.exactEntries(root) else {
+            throw PropertyListFormatError("the root is \(PropertyListObject.describe(root)), not a dictionary of keys")
         }
-        var contents: [DefaultsStoredKey: StoredObject] = [:]
-        contents.reserveCapacity(entries.count)
-        for (key, value) in entries { contents[key] = StoredObject(value) }
-        return contents
+        return entries
     }
 
     /// The bytes as text, or `nil` when they are not valid UTF-8 (never read with replacement
@@ -115,8 +112,8 @@ package struct PropertyListFormatError: Error, CustomStringConvertible {
 }
 
 /// A reference between the objects of a keyed archive (`NSKeyedArchiver`'s `CF$UID`).
-struct ArchiveUID: Equatable {
-    let value: UInt64
+package struct ArchiveUID: Equatable {
+    package let value: UInt64
 }
 
 /// Gathers a dictionary's entries as a reader finds them: a `[String: Any]`, unless two keys
@@ -140,7 +137,7 @@ struct DictionaryBuilder {
             if let index = dictionary.index(forKey: key),
                 !dictionary[index].key.unicodeScalars.elementsEqual(key.unicodeScalars)
             {
-                return StoredObject.ExactDictionary(entries)
+                return PropertyListObject.ExactDictionary(entries)
             }
             dictionary[key] = value
         }

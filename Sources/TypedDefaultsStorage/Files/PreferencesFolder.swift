@@ -1,11 +1,11 @@
 import Foundation
 
 /// Where corelibs Foundation keeps suites on Linux, and what it calls the standard one.
-enum PreferencesFolder {
+package enum PreferencesFolder {
     /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, as corelibs decides:
     /// the `HOME` variable, not the account's home folder, which differs in containers, CI and
     /// under `sudo -E`. The account's home only when `HOME` is unset or empty.
-    static var url: URL {
+    package static var url: URL {
         let environment = ProcessInfo.processInfo.environment
         if let configured = environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
             return URL(fileURLWithPath: configured, isDirectory: true)
@@ -17,27 +17,18 @@ enum PreferencesFolder {
     }
 
     /// The file of the suite named `suiteName`.
-    static func file(forSuite suiteName: String) -> URL {
+    package static func file(forSuite suiteName: String) -> URL {
         url.appendingPathComponent("\(suiteName).plist")
     }
 
     /// The name `UserDefaults.standard` stores under: the bundle identifier, or the process name.
-    static var standardSuiteName: String {
+    package static var standardSuiteName: String {
         Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-    }
-
-    /// The suite a corelibs `UserDefaults` object reads, from its private `suite` property
-    /// (`nil` there means the standard suite). `nil` when it cannot be found out.
-    static func suiteName(of defaults: UserDefaults) -> String? {
-        // A name the store cannot manage as a file (too long for its lock and temporary files'
-        // names, a path) is left to UserDefaults itself.
-        guard let name = anySuiteName(of: defaults), SuiteName.problem(with: name) == nil else { return nil }
-        return name
     }
 
     /// The suite a corelibs `UserDefaults` object reads, whatever its name; `nil` when it cannot
     /// be found out (on Apple platforms).
-    static func anySuiteName(of defaults: UserDefaults) -> String? {
+    package static func anySuiteName(of defaults: UserDefaults) -> String? {
         guard let suite = Mirror(reflecting: defaults).children.first(where: { $0.label == "suite" }),
             let name = suite.value as? String?
         else { return nil }

@@ -4,7 +4,7 @@
 extension ContinuousClock.Instant {
     /// The instant `seconds` from now: at the latest a century from now, and now for a time
     /// that is not a number.
-    static func after(_ seconds: Double) -> Self {
+    package static func after(_ seconds: Double) -> Self {
         let century = 100 * 365.25 * 86_400
         return .now + .seconds(seconds.isNaN ? 0 : min(max(seconds, -century), century))
     }
@@ -12,7 +12,7 @@ extension ContinuousClock.Instant {
 
 extension Duration {
     /// The duration in seconds, as Foundation's intervals count it.
-    var timeInterval: Double {
+    package var timeInterval: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

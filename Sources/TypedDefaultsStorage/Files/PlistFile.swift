@@ -6,57 +6,59 @@ import Foundation
 /// Only a file whose bytes were read and do not parse is corrupt. A file that cannot be read at
 /// all (another user's, mode 000, a folder, no file descriptors left) is left exactly where and
 /// as it is, and nothing is written over it until it can be read again.
-struct PlistFile: Sendable {
-    let url: URL
+///
+/// `Values` is the contents as the file's user keeps them: the file parses its root dictionary
+/// into them, writes them back, and remembers the last it read or wrote.
+package struct PlistFile<Values: SuiteFileValues>: Sendable {
+    package let url: URL
     /// What this process last read or wrote: see ``unchangedSinceSeen()``.
     let seen = Locked<Seen?>(nil)
 
+    package init(url: URL) {
+        self.url = url
+    }
+
     /// The lock every writer of the suite takes: beside the file that is replaced, so that two
     /// suites that are links to one file (in two preferences folders) share one lock.
-    var lockURL: URL { Self.resolvingSymlinks(url).appendingPathExtension("lock") }
+    package var lockURL: URL { Self.resolvingSymlinks(url).appendingPathExtension("lock") }
 
     /// What a read of the file found.
-    enum Contents {
-        case values([DefaultsStoredKey: StoredObject])
+    package enum Contents {
+        case values(Values)
         /// The bytes were read and do not parse; `underlying` says why.
         case unparsable(any Error)
         /// The file could not be read (permissions, an I/O error): not the same as corrupt.
-        case unreadable(DefaultsError)
+        case unreadable(SuiteFileError)
     }
 
-    /// How long to wait for a plain `UserDefaults` writer, which truncates the file, then
-    /// writes it, to finish. How long to wait for the lock is the caller's to say.
-    enum Wait {
-        /// For an empty or unparsable file to become a whole one. A plain writer's `write` of a
-        /// large suite stalled for more than 0.1 s on a loaded machine (its file read torn, or
-        /// empty, for the whole of a 0.1 s wait, and a commit then dropped all 20,000 of its
-        /// keys); 1 s covers that most of the time, and ``atRest`` keeps a longer stall from
-        /// losing keys.
-        static let settle: TimeInterval = 1
-        /// How long an empty or unparsable file must have been left as it is before it is taken
-        /// for an empty suite or moved aside as corrupt. A plain writer that truncated the file
-        /// and then stalled for longer than ``settle`` (a loaded machine) would otherwise lose
-        /// every key to the next commit: until then the file reads as `readFailed`, and a
-        /// commit fails and is tried again, without waiting any longer.
-        static let atRest: TimeInterval = 10
+    /// The contents a load found, and a problem met on the way (a corrupt file moved aside, a
+    /// file that could not be read) for the caller to report once it holds no lock.
+    package struct Loaded {
+        package var values: Values?
+        package var problem: SuiteFileError?
+        /// The contents could not be read at all: nothing is known, and a later read tries again.
+        package var isUnreadable = false
     }
+
+    /// How long to wait for a plain `UserDefaults` writer: see ``PlistFileWait``.
+    package typealias Wait = PlistFileWait
 
     /// The contents, or empty when there is no file. A file that does not parse is moved aside
     /// (under the lock, waited for at most `limit`, after a fresh look, so a good file written
     /// meanwhile is never moved).
-    func load(waitingAtMost limit: TimeInterval) -> SuiteContents {
+    package func load(waitingAtMost limit: TimeInterval) -> Loaded {
         switch settledRead() {
         case .values(let values):
-            return SuiteContents(values: values)
+            return Loaded(values: values)
         case .unreadable(let error):
-            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+            return Loaded(values: nil, problem: error, isUnreadable: true)
         case .unparsable:
             do {
-                return try withExclusiveLock(waitingAtMost: limit) { () throws(DefaultsError) in
+                return try withExclusiveLock(waitingAtMost: limit, failing: { $0 }) { () throws(SuiteFileError) in
                     readMovingCorruptAside()
                 }
             } catch {
-                return SuiteContents(values: nil, problem: error, isUnreadable: true)
+                return Loaded(values: nil, problem: error, isUnreadable: true)
             }
         }
     }
@@ -64,29 +66,29 @@ struct PlistFile: Sendable {
     /// Reads the file, waiting out a writer halfway through it; a file that still does not
     /// parse is renamed to `<suite>.plist.corrupt-<timestamp>` and read as empty, with the
     /// problem to report. Call with the lock held.
-    func readMovingCorruptAside() -> SuiteContents {
+    package func readMovingCorruptAside() -> Loaded {
         switch settledRead() {
         case .values(let values):
-            return SuiteContents(values: values)
+            return Loaded(values: values)
         case .unreadable(let error):
-            return SuiteContents(values: nil, problem: error, isUnreadable: true)
+            return Loaded(values: nil, problem: error, isUnreadable: true)
         case .unparsable(let underlying):
             let aside = preserveAside()
-            let problem = DefaultsError.corruptFile(
+            let problem = SuiteFileError.corruptFile(
                 path: url.path, preservedAt: aside?.path, underlying: ParseFailure(underlying))
             // Not moved aside (a folder it cannot be renamed in): it is the only copy, so it is
             // read as a suite that cannot be read, and nothing is ever written over it.
-            guard aside != nil else { return SuiteContents(values: nil, problem: problem, isUnreadable: true) }
-            return SuiteContents(values: [:], problem: problem)
+            guard aside != nil else { return Loaded(values: nil, problem: problem, isUnreadable: true) }
+            return Loaded(values: Values(fileEntries: [:]), problem: problem)
         }
     }
 
     /// Reads the file, waiting out a writer halfway through it, and throws when it cannot be
     /// read or does not parse, leaving it as it is.
-    func readLeavingCorrupt() throws(DefaultsError) -> SuiteContents {
+    package func readLeavingCorrupt() throws(SuiteFileError) -> Loaded {
         switch settledRead() {
         case .values(let values):
-            return SuiteContents(values: values)
+            return Loaded(values: values)
         case .unreadable(let error):
             throw error
         case .unparsable(let underlying):
@@ -96,32 +98,32 @@ struct PlistFile: Sendable {
 
     /// What tells one version of the file from another: a rename gives a new inode, a rewrite in
     /// place a new modification time or size.
-    struct Identity: Equatable, Sendable {
-        var inode: UInt64
-        var modified: timespec
-        var size: Int64
+    package struct Identity: Equatable, Sendable {
+        package var inode: UInt64
+        package var modified: timespec
+        package var size: Int64
 
-        static func == (first: Identity, second: Identity) -> Bool {
+        package static func == (first: Identity, second: Identity) -> Bool {
             first.inode == second.inode && first.size == second.size
                 && first.modified.tv_sec == second.modified.tv_sec && first.modified.tv_nsec == second.modified.tv_nsec
         }
 
         /// How long ago the file changed, on the wall clock (negative for a time ahead of it).
-        var age: TimeInterval {
+        package var age: TimeInterval {
             Date().timeIntervalSince1970 - (Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
         }
 
         /// Whether the file changed less than `seconds` ago. A time more than a second ahead of
         /// the clock (another machine's, or set by hand) is not a writer at work, and counts as
         /// long ago.
-        func changedLessThan(_ seconds: TimeInterval) -> Bool {
+        package func changedLessThan(_ seconds: TimeInterval) -> Bool {
             let age = self.age
             return age > -1 && age < seconds
         }
     }
 
     /// The file's identity now (through a symlink, its target's), or `nil` when there is none.
-    func identity() -> Identity? {
+    package func identity() -> Identity? {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }
         return Identity(inode: UInt64(status.st_ino), modified: status.modificationTime, size: Int64(status.st_size))
@@ -134,7 +136,7 @@ struct PlistFile: Sendable {
     /// still empty or unparsable then counts as such only when it stayed the same file for the
     /// whole wait and was last changed ``Wait/atRest`` ago or more; until then it is
     /// `readFailed`, so nothing is written over it or moves it aside.
-    func settledRead() -> Contents {
+    package func settledRead() -> Contents {
         let first = readOnce()
         var wait = Wait.settle
         if let age = first.identity?.age {
@@ -184,7 +186,7 @@ struct PlistFile: Sendable {
         switch readBytes() {
         case .success(nil):
             forgetSeen()
-            return Read(contents: .values([:]), isEmptyFile: false, identity: nil)
+            return Read(contents: .values(Values(fileEntries: [:])), isEmptyFile: false, identity: nil)
         case .success(let bytes?): data = bytes
         case .failure(let error): return Read(contents: .unreadable(error), isEmptyFile: false, identity: identity)
         }
@@ -201,10 +203,11 @@ struct PlistFile: Sendable {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             // corelibs reads an empty or whitespace-only file as an empty suite.
             forgetSeen()
-            return changedWhileRead() ?? Read(contents: .values([:]), isEmptyFile: true, identity: identity)
+            return changedWhileRead()
+                ?? Read(contents: .values(Values(fileEntries: [:])), isEmptyFile: true, identity: identity)
         }
         do throws(PropertyListFormatError) {
-            let values = try PropertyListReader.suiteContents(from: data)
+            let values = Values(fileEntries: try PropertyListReader.suiteEntries(from: data))
             rememberRead(data, holding: values)
             return Read(contents: .values(values), isEmptyFile: false, identity: identity)
         } catch {
@@ -215,8 +218,8 @@ struct PlistFile: Sendable {
 
     /// The file's bytes, `nil` when there is no file; an I/O or permission error, or a path
     /// that holds no regular file or one too large (``FileBytes``), is reported as
-    /// ``DefaultsError/readFailed(path:underlying:)``, never as corrupt data.
-    private func readBytes() -> Result<Data?, DefaultsError> {
+    /// ``SuiteFileError/readFailed(path:underlying:)``, never as corrupt data.
+    private func readBytes() -> Result<Data?, SuiteFileError> {
         FileBytes.contents(of: url.path).mapError { .readFailed(path: url.path, underlying: $0) }
     }
 
@@ -226,7 +229,7 @@ struct PlistFile: Sendable {
     /// suite file that is a symlink stays one: its target is replaced. No contents removes a
     /// plain file, as corelibs does. Call with the lock held: temporary files found then are
     /// left by a killed writer, and are removed.
-    func replace(with contents: [DefaultsStoredKey: StoredObject]) throws(DefaultsError) {
+    package func replace(with contents: Values) throws(SuiteFileError) {
         let target = Self.resolvingSymlinks(url)
         do {
             removeStaleTemporaries(beside: target)
@@ -235,7 +238,7 @@ struct PlistFile: Sendable {
                 forgetSeen()
                 return
             }
-            let data = try BinaryPropertyList.data(contents)
+            let data = try BinaryPropertyList.data(entries: contents.fileEntries)
             // Never write a file no reader here would read back.
             guard data.count <= FileBytes.limit else { throw FileBytes.Refusal.tooLarge(size: data.count) }
             try DurableFile.replace(target, with: data, newFileMode: 0o600)
@@ -263,7 +266,7 @@ struct PlistFile: Sendable {
     }
 
     /// Where a symlink at `url` leads (links followed up to 16 deep), or `url` itself.
-    static func resolvingSymlinks(_ url: URL) -> URL {
+    package static func resolvingSymlinks(_ url: URL) -> URL {
         var current = url
         for _ in 0..<16 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
@@ -280,23 +283,25 @@ struct PlistFile: Sendable {
     /// Runs `body` holding an exclusive `flock` on the sidecar lock file, which no writer
     /// replaces, so every process that locks it agrees on one lock. Waits at most `limit`
     /// seconds for another holder (one that is stopped would otherwise block for ever), on the
-    /// monotonic clock, then throws ``DefaultsError/writeFailed(path:underlying:)``.
-    func withExclusiveLock<Result>(
-        waitingAtMost limit: TimeInterval, _ body: () throws(DefaultsError) -> Result
-    ) throws(DefaultsError) -> Result {
+    /// monotonic clock, then throws ``SuiteFileError/writeFailed(path:underlying:)`` as the
+    /// caller's own error, which `failing` makes of it.
+    package func withExclusiveLock<Result, Failure: Error>(
+        waitingAtMost limit: TimeInterval, failing: (SuiteFileError) -> Failure, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         DurableFile.makeFolder(url.deletingLastPathComponent(), mode: 0o700)
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .writeFailed(path: lockURL.path, underlying: SystemError.current) }
+        guard descriptor >= 0 else { throw failing(.writeFailed(path: lockURL.path, underlying: SystemError.current)) }
         defer { close(descriptor) }
         // flock has no timeout: tried, with a pause between tries, until the deadline.
         let deadline = ContinuousClock.Instant.after(limit)
         var pause: useconds_t = 1_000
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .writeFailed(path: lockURL.path, underlying: SystemError.current)
+                throw failing(.writeFailed(path: lockURL.path, underlying: SystemError.current))
             }
             guard ContinuousClock.now < deadline else {
-                throw .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit))
+                throw failing(
+                    .writeFailed(path: url.path, underlying: LockTimeout(lockPath: lockURL.path, seconds: limit)))
             }
             usleep(pause)
             pause = min(pause * 2, 50_000)
@@ -321,10 +326,27 @@ struct PlistFile: Sendable {
     }
 }
 
+/// How long to wait for a plain `UserDefaults` writer, which truncates the file, then
+/// writes it, to finish. How long to wait for the lock is the caller's to say.
+package enum PlistFileWait {
+    /// For an empty or unparsable file to become a whole one. A plain writer's `write` of a
+    /// large suite stalled for more than 0.1 s on a loaded machine (its file read torn, or
+    /// empty, for the whole of a 0.1 s wait, and a commit then dropped all 20,000 of its
+    /// keys); 1 s covers that most of the time, and ``atRest`` keeps a longer stall from
+    /// losing keys.
+    package static let settle: TimeInterval = 1
+    /// How long an empty or unparsable file must have been left as it is before it is taken
+    /// for an empty suite or moved aside as corrupt. A plain writer that truncated the file
+    /// and then stalled for longer than ``settle`` (a loaded machine) would otherwise lose
+    /// every key to the next commit: until then the file reads as `readFailed`, and a
+    /// commit fails and is tried again, without waiting any longer.
+    package static let atRest: TimeInterval = 10
+}
+
 /// A suite file that was empty or did not parse over the settle wait, and is not yet at rest.
 struct StillBeingWritten: Error, CustomStringConvertible {
     var description: String {
-        "another program is writing it: it was empty or did not parse, and changed less than \(PlistFile.Wait.atRest.formatted()) s ago"
+        "another program is writing it: it was empty or did not parse, and changed less than \(PlistFileWait.atRest.formatted()) s ago"
     }
 }
 
@@ -345,7 +367,7 @@ struct ParseFailure: Error, CustomStringConvertible {
 
     init(_ error: any Error) {
         let message: String
-        if error is DefaultsTypeMismatch || error is PropertyListFormatError {
+        if error is PropertyListFormatError {
             message = "\(error)"
         } else {
             let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
@@ -356,11 +378,15 @@ struct ParseFailure: Error, CustomStringConvertible {
 }
 
 /// A failed system call's `errno`, described in one line (`Permission denied (errno 13)`).
-struct SystemError: Error, CustomStringConvertible {
-    let code: Int32
+package struct SystemError: Error, CustomStringConvertible {
+    package let code: Int32
+
+    package init(code: Int32) {
+        self.code = code
+    }
 
     /// The error `errno` names now.
-    static var current: SystemError { SystemError(code: errno) }
+    package static var current: SystemError { SystemError(code: errno) }
 
-    var description: String { "\(String(cString: strerror(code))) (errno \(code))" }
+    package var description: String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

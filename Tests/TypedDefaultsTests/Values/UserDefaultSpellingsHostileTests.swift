@@ -95,6 +95,25 @@ import TypedDefaultsTestSupport
         #expect(suite.store.storedValue(forKey: "ids") == [3, 1, 3, 3], "a read rewrote the stored array")
     }
 
+    /// juliand665/UserDefault's `loadValue()` reads the `UserDefaults` object, so a plain `set`
+    /// through it shows at once; corelibs keeps such a write in memory until `synchronize()`.
+    @Test func loadValueTakesInAPlainWriteNotYetSynchronized() throws {
+        let suite = try TestSuite()
+        let theme = UserDefault(wrappedValue: "system", "theme", defaults: suite.defaults)
+        theme.wrappedValue = "dark"
+        theme.defaults.set("light", forKey: "theme")
+        theme.loadValue()
+        #expect(theme.wrappedValue == "light", "the plain write came after this store's, not yet flushed")
+        try suite.store.flush()
+        suite.defaults.set("sepia", forKey: "theme")
+        theme.loadValue()
+        #expect(theme.wrappedValue == "sepia", "and after a flush")
+        try suite.store.flush()
+        #expect(
+            try suite.fileBytes().map { try PropertyListSerialization.propertyList(from: $0, format: nil) }
+                .flatMap { $0 as? [String: Any] }?["theme"] as? String == "sepia")
+    }
+
     @Test func clearThenReadGivesTheDefaultEveryTime() throws {
         let suite = try TestSuite()
         let name = UserDefault(wrappedValue: "guest", "name", defaults: suite.defaults)

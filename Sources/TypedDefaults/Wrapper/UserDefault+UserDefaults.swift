@@ -49,9 +49,12 @@ extension UserDefault {
     }
 
     /// Reads the suite again from its storage, so that the next read shows what another
-    /// process or a plain `UserDefaults` wrote without waiting to be told: ``DefaultsStore/refresh()``.
+    /// process or a plain `UserDefaults` wrote without waiting to be told: ``DefaultsStore/refresh()``,
+    /// after handing the suite's file this process's plain writes, which on Linux stay in
+    /// memory until `synchronize()`, as juliand665/UserDefault's `loadValue()` reads them.
     /// Every read already returns the stored value of the moment; nothing else is cached.
     public func loadValue() {
+        store.writePlainWrites()
         store.refresh()
     }
 
@@ -94,6 +97,18 @@ extension DefaultsValue {
 }
 
 extension DefaultsStore {
+    /// Hands the suite's file this process's plain `UserDefaults` writes to it, so that a
+    /// refresh takes them in; a failure to lock the file is reported. Nothing to do for a suite
+    /// `UserDefaults` keeps (its reload synchronizes), in memory, or on a backend.
+    func writePlainWrites() {
+        guard let backend = state.backend as? PlistFileBackend else { return }
+        do {
+            try backend.writePlainWrites()
+        } catch {
+            DefaultsError.report(error)
+        }
+    }
+
     /// The `UserDefaults` object ``UserDefault/defaults`` gives for the store's suite.
     var userDefaults: UserDefaults {
         if let backend = ownState.backend as? UserDefaultsBackend { return backend.defaults.defaults }

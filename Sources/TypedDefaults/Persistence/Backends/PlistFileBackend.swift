@@ -57,6 +57,15 @@ struct PlistFileBackend: StoreBackend {
         return .whole(values)
     }
 
+    /// Hands this process's plain `UserDefaults` writes to the suite's file, which corelibs
+    /// keeps in memory until `synchronize()`; under the file's lock, as a commit does, so that
+    /// corelibs' rewrite in place cannot race another process's commit.
+    func writePlainWrites() throws(DefaultsError) {
+        _ = try file.withExclusiveLock(waitingAtMost: CommitWait.lock) {
+            UserDefaults(suiteName: suiteName)?.synchronize()
+        }
+    }
+
     func loadContents() -> SuiteContents {
         SuiteContents(file.load(waitingAtMost: CommitWait.lock))
     }

@@ -61,7 +61,8 @@ struct PlistFileBackend: StoreBackend {
     /// keeps in memory until `synchronize()`; under the file's lock, as a commit does, so that
     /// corelibs' rewrite in place cannot race another process's commit.
     func writePlainWrites() throws(DefaultsError) {
-        _ = try file.withExclusiveLock(waitingAtMost: CommitWait.lock, failing: DefaultsError.init) { () throws(DefaultsError) in
+        _ = try file.withExclusiveLock(waitingAtMost: CommitWait.lock, failing: DefaultsError.init) {
+            () throws(DefaultsError) in
             UserDefaults(suiteName: suiteName)?.synchronize()
         }
     }

@@ -3,7 +3,8 @@ import PackageDescription
 
 // @ObservableSettings' tests: its expansions (swift-macro-testing), and the expanded code's
 // behaviour in each isolation configuration an app may build with, one test target each, all
-// compiled from the same declarations. The macro is the TypedDefaultsMacros library of the
+// compiled from the same declarations; juliand665/UserDefault's spellings are compiled the same
+// way, as its users write them. The macro is the TypedDefaultsMacros library of the
 // package at the repository's root, behind its Macros trait. Every trait is enabled here, as in
 // the other packages CI builds into one folder, so that the library is compiled once for all.
 let testDependencies: [Target.Dependency] = [

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The Combine integration (Sources/TypedDefaults/Integrations/Combine.swift) compiled and tested
-// on Linux, where Combine does not exist. The library's own sources (Sources/TypedDefaults here is
-// a link to them) are built with a module named Combine that re-exports OpenCombine, so the
+// on Linux, where Combine does not exist. The library's own sources (Sources/TypedDefaults and
+// Sources/TypedDefaultsStorage here are links to them) are built with a module named Combine that re-exports OpenCombine, so the
 // integration's `#if canImport(Combine)` holds and its code is what Apple platforms compile. CI's
 // combine stage builds and tests it; the library itself declares no dependency.
 let package = Package(
@@ -12,8 +12,10 @@ let package = Package(
     dependencies: [.package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0")],
     targets: [
         .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
-        .target(name: "TypedDefaults", dependencies: ["Combine"]),
-        .testTarget(name: "CombineIntegrationTests", dependencies: ["TypedDefaults", "Combine"]),
+        .target(name: "TypedDefaultsStorage"),
+        .target(name: "TypedDefaults", dependencies: ["TypedDefaultsStorage", "Combine"]),
+        .testTarget(
+            name: "CombineIntegrationTests", dependencies: ["TypedDefaults", "TypedDefaultsStorage", "Combine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import TypedDefaults
+@testable import TypedDefaultsStorage
 
 /// What a publisher sent, from whatever queue it sent it on.
 final class Received<Element: Sendable>: @unchecked Sendable {  // `items` only under `lock`.

@@ -97,13 +97,11 @@ extension DefaultsValue {
 }
 
 extension DefaultsStore {
-    /// Hands the suite's file this process's plain `UserDefaults` writes to it, so that a
-    /// refresh takes them in; a failure to lock the file is reported. Nothing to do for a suite
-    /// `UserDefaults` keeps (its reload synchronizes), in memory, or on a backend.
+    /// Hands the suite's storage this process's plain `UserDefaults` writes, so that a refresh
+    /// takes them in (`StoreBackend.writePlainWrites()`); a failure to lock the file is reported.
     func writePlainWrites() {
-        guard let backend = state.backend as? PlistFileBackend else { return }
         do {
-            try backend.writePlainWrites()
+            try state.backend.writePlainWrites()
         } catch {
             DefaultsError.report(error)
         }

@@ -59,6 +59,12 @@ protocol StoreBackend: Sendable {
     /// under its lock (a commit that edits nothing).
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]?
 
+    /// Hands the storage this process's plain `UserDefaults` writes not yet synchronized, so that
+    /// a reload takes them in: the suite's file does (corelibs keeps them in memory until
+    /// `synchronize()`); nothing to do for a suite `UserDefaults` keeps (its reload
+    /// synchronizes), in memory, or on a program's backend.
+    func writePlainWrites() throws(DefaultsError)
+
     /// The one way a backend tells the engine its contents may have changed other than through
     /// the suite's state: another process's write (the file watcher), a `UserDefaults` object's
     /// announcement, a program's backend's `observeChanges`. The engine calls it once, as the
@@ -144,6 +150,7 @@ extension StoreBackend {
     var loadsCheaply: Bool { true }
     func register(_ defaults: [DefaultsStoredKey: StoredObject]) {}
     func readWholeWithoutLock() throws(DefaultsError) -> [DefaultsStoredKey: StoredObject]? { nil }
+    func writePlainWrites() throws(DefaultsError) {}
     func observeChanges(_ heard: @escaping @Sendable () -> Bool) {}
 }
 

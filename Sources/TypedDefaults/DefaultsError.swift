@@ -85,16 +85,25 @@ public enum DefaultsError: Error, CustomStringConvertible {
     /// A migration step threw: nothing it would have changed was written, the suite stays at
     /// the version before it (`version - 1`), and later steps did not run.
     case migrationFailed(version: Int, step: String, underlying: any Error)
+    /// The key is locked by an administrator in the file `path`: the write, reset or edit was
+    /// refused, and nothing of it was stored. See <doc:ManagedSettings>.
+    case locked(key: String, path: String)
+    /// The value is outside what an administrator allows for the key in the file `path`
+    /// (`bounds`, in words): the write was refused, and nothing of it was stored.
+    case outsideAdministratorBounds(key: String, path: String, bounds: String)
+    /// An administrator's file for the suite could not be used: `problem` says why and what was
+    /// done instead. The user's own file is never touched because of it.
+    case administratorFileUnusable(path: String, problem: String)
 
     /// The key the error is about, if it is about one.
     public var key: String? {
         switch self {
         case .missingValue(let key), .typeMismatch(let key, _, _), .corrupt(let key, _),
             .encodingFailed(let key, _), .keyTypeConflict(let key, _), .updateFailed(let key, _, _),
-            .sizeLimitExceeded(let key, _, _, _):
+            .sizeLimitExceeded(let key, _, _, _), .locked(let key, _), .outsideAdministratorBounds(let key, _, _):
             key
         case .invalidSuiteName, .corruptFile, .unparsableFile, .readFailed, .writeFailed, .migrationFailed,
-            .nearingSizeLimit:
+            .nearingSizeLimit, .administratorFileUnusable:
             nil
         }
     }
@@ -134,6 +143,12 @@ public enum DefaultsError: Error, CustomStringConvertible {
             "\(path) is \(size) bytes, nearing its limit of \(limit), past which writes are refused"
         case .migrationFailed(let version, let step, let underlying):
             "migration step \(version) (\(step)) failed, nothing of it was written: \(underlying)"
+        case .locked(let key, let path):
+            "\"\(key)\" is locked by your administrator in \(path); nothing was written"
+        case .outsideAdministratorBounds(let key, let path, let bounds):
+            "\"\(key)\" must be \(bounds), as your administrator set in \(path); nothing was written"
+        case .administratorFileUnusable(let path, let problem):
+            "administrator's file \(path): \(problem)"
         }
     }
 

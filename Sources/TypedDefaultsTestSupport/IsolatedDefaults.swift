@@ -24,6 +24,13 @@ import TypedDefaults
 /// - **The test's task and its child tasks.** A copy is found through a task-local value: a
 ///   `Task.detached`, a `Thread` or a Dispatch queue the test starts works on the suite itself.
 public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The administrator's defaults, locks and bounds every copy has, if given.
+    let administration: DefaultsAdministration?
+
+    init(administration: DefaultsAdministration? = nil) {
+        self.administration = administration
+    }
+
     /// Applied to every test in a suite it is given to, and in the suites nested in it.
     public var isRecursive: Bool { true }
 
@@ -35,7 +42,7 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await IsolatedSuites.$current.withValue(IsolatedSuites()) {
+        try await IsolatedSuites.$current.withValue(IsolatedSuites(administration: administration)) {
             try await function()
         }
     }
@@ -44,4 +51,18 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == IsolatedDefaultsTrait {
     /// Every store the test touches is a fresh, empty copy in memory, for that test alone.
     public static var isolatedDefaults: Self { Self() }
+
+    /// Every store the test touches is a fresh copy in memory, for that test alone, managed by
+    /// `administration`: its defaults, locks and bounds hold in every copy, as an administrator's
+    /// files make them hold on a managed machine, with no file in `/etc`.
+    ///
+    /// ```swift
+    /// @Test(.isolatedDefaults(administration: .telemetryLocked))
+    /// func theToggleIsReadOnly() {
+    ///     #expect(!AppSettings.shared.$telemetry.isWritable)
+    /// }
+    /// ```
+    public static func isolatedDefaults(administration: DefaultsAdministration) -> Self {
+        Self(administration: administration)
+    }
 }

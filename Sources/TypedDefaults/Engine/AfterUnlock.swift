@@ -12,6 +12,10 @@ struct AfterUnlock {
         if let error { errors.append(error) }
     }
 
+    mutating func reportAll(_ errors: [DefaultsError]) {
+        self.errors += errors
+    }
+
     mutating func call(_ callbacks: [SlotCallback], with change: SlotChange) {
         calls += callbacks.map { ($0, change) }
     }

@@ -20,9 +20,13 @@ import TypedDefaultsStorage
         let copy: SuiteState
     }
 
-    /// Empty copies, made as the test touches suites; from now on every read in the process
-    /// checks for a task's copies.
-    package init() {
+    /// The administrator's layer every copy has, as the isolation trait was given it.
+    private let administration: DefaultsAdministration?
+
+    /// Empty copies, made as the test touches suites, each managed by `administration` where
+    /// given; from now on every read in the process checks for a task's copies.
+    package init(administration: DefaultsAdministration? = nil) {
+        self.administration = administration
         IsolationSwitch.turnOn()
     }
 
@@ -42,7 +46,8 @@ import TypedDefaultsStorage
         if let made = copies.withLock({ $0[ObjectIdentifier(own)]?.copy }) { return made }
         // Made with no lock held but the suite's own, briefly: the suite's callbacks are copied.
         let copy = SuiteRegistry.unlistedState(
-            backend: MemoryBackend(), label: "\(own.location), a test's copy", isCopy: true)
+            backend: MemoryBackend(), label: "\(own.location), a test's copy", isCopy: true,
+            administration: administration.map { .given($0.layer) })
         copy.adoptCallbacks(of: own)
         return copies.withLock { copies in
             if let made = copies[ObjectIdentifier(own)] { return made.copy }

@@ -132,7 +132,9 @@
             return bound(to: copy).read(in: copy)
         }
         switch readStored(in: state) {
-        case .missing, .cached(.failure):
+        case .missing:
+            return defaultInForce(in: state)
+        case .cached(.failure):
             return defaultSource.value
         case .cached(.success(let value)), .decoded(.success(let value)):
             return value
@@ -148,7 +150,7 @@
         let read = state.read(slot, as: Value.self)
         guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
         // Not while the suite cannot be read, nor again after the store refused it: the
-        // initial value shows, and the failure was reported once.
+        // initial value shows, and the failure was reported once. Nor for a locked key.
         guard state.mayStoreInitialValue(slot) else { return read }
         switch Conversion.encode(applyingRules(to: initialValue), key: key) {
         case .success(let object):

@@ -55,6 +55,9 @@
     @exclusivity(unchecked) var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     @exclusivity(unchecked) var callbacks: [ObjectIdentifier: SlotCallback] = [:]
+    /// The administrator's share of the key, `nil` when it has none (the rule): see
+    /// SuiteState+Managed.swift.
+    @exclusivity(unchecked) var managed: ManagedEntry?
     /// The cache, for reads that take no lock, where it fits in two words.
     @usableFromInline let snapshot = CacheSnapshot()
 

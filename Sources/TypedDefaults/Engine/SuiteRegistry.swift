@@ -28,12 +28,13 @@ enum SuiteRegistry {
     /// The state for `identity`, made on first use over the backend `make` gives, and kept for
     /// the life of the process.
     static func state(
-        for identity: Identity, label: String, fileURL: URL? = nil, backend make: () -> any StoreBackend
+        for identity: Identity, label: String, fileURL: URL? = nil, administration: AdministrationSource? = nil,
+        backend make: () -> any StoreBackend
     ) -> SuiteState {
         _ = exitFlushInstalled
         return suites.withLock { suites in
             if let state = suites[identity] { return state }
-            let state = SuiteState(backend: make(), label: label, fileURL: fileURL)
+            let state = SuiteState(backend: make(), label: label, fileURL: fileURL, administration: administration)
             suites[identity] = state
             return state
         }
@@ -42,9 +43,12 @@ enum SuiteRegistry {
     /// A state no other handle finds, released with the last that holds it: an in-memory
     /// store's, or a test's copy of a suite.
     static func unlistedState(
-        backend: any StoreBackend, label: String, fileURL: URL? = nil, isCopy: Bool = false
+        backend: any StoreBackend, label: String, fileURL: URL? = nil, isCopy: Bool = false,
+        administration: AdministrationSource? = nil
     ) -> SuiteState {
-        SuiteState(backend: backend, label: label, fileURL: fileURL, isPermanent: false, isCopy: isCopy)
+        SuiteState(
+            backend: backend, label: label, fileURL: fileURL, isPermanent: false, isCopy: isCopy,
+            administration: administration)
     }
 
     private static let exiting = Locked(false)

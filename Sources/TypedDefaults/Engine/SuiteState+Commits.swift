@@ -12,9 +12,20 @@ extension SuiteState {
     ) {
         var after = AfterUnlock()
         defer { after.run() }
+        ensureAdministrationRead()
+        // A locked key is not updated at all: the body never runs, and nothing is committed.
+        if let lockedBy = lock.withLock({ slot.managed?.lockedBy }) {
+            return after.report(.locked(key: slot.key.name, path: lockedBy))
+        }
+        let transform = managedTransform(slot, transform)
         if let transaction = joinableTransaction() {
             transaction.take(takePending())
             let updated = transform(transaction.edit[slot.key])
+            if let problem = lock.withLock({ slot.managed?.refusal(of: updated, key: slot.key.name) }),
+                !StoredObject.same(updated, transaction.edit[slot.key])
+            {
+                return after.report(problem)
+            }
             let verdict = Self.judgeUpdate(
                 of: slot.key, to: updated, in: transaction.edit, within: sizeLimit, path: location)
             switch verdict {
@@ -48,6 +59,11 @@ extension SuiteState {
                 updated = transform(edit[slot.key])
                 // Writes the body made join the commit, so the update is measured with them.
                 running.take(self.takePending())
+                if let problem = self.lock.withLock({ slot.managed?.refusal(of: updated, key: slot.key.name) }),
+                    !StoredObject.same(updated, edit[slot.key])
+                {
+                    throw problem
+                }
                 let verdict = Self.judgeUpdate(
                     of: slot.key, to: updated, in: edit, within: sizeLimit, path: self.location)
                 switch verdict {
@@ -98,6 +114,7 @@ extension SuiteState {
         }
         var after = AfterUnlock()
         defer { after.run() }
+        ensureAdministrationRead()
         let limit = CommitWait.lock
         try commits.lock(waitingAtMost: limit, inAll: true)
         defer { commits.unlock() }
@@ -112,6 +129,8 @@ extension SuiteState {
                 self.lock.withLock { self.transaction = running }
                 defer { self.lock.withLock { self.transaction = nil } }
                 try body(edit)
+                // A change of a locked key, or one past its bounds, refuses the whole edit.
+                if let problem = self.lock.withLock({ self.managedRefusal(of: edit) }) { throw problem }
                 edited = edit.changes
             }
             lock.withLock {
@@ -243,6 +262,19 @@ extension SuiteState {
             for key in changes.keys {
                 if let slot = slots[key], !slot.isPending { markPending(slot) }
             }
+        }
+    }
+
+    /// `transform` as an update of a managed key runs it: on the value a read shows, and storing
+    /// nothing of the user's when it leaves that value as it is.
+    private func managedTransform(
+        _ slot: KeySlot, _ transform: @escaping (StoredObject?) -> StoredObject?
+    ) -> (StoredObject?) -> StoredObject? {
+        guard let entry = lock.withLock({ slot.managed }) else { return transform }
+        return { user in
+            let shown = entry.inForce(user)
+            let updated = transform(shown)
+            return StoredObject.same(updated, shown) ? user : updated
         }
     }
 }

@@ -46,6 +46,7 @@ extension SuiteState {
     /// backend's `load()` reading its own store gets defaults.
     func ensureLoaded() {
         if BackendCall.loading == location { return }
+        ensureAdministrationRead()
         let (due, startsObserving) = lock.withLock { () -> (Bool, Bool) in
             let startsObserving = !isObserving
             isObserving = true

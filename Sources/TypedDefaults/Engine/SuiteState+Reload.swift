@@ -22,6 +22,7 @@ extension SuiteState {
             backend.observeChanges { [weak self] in self?.reload(onlyIfChanged: true) ?? false }
         }
         if lock.withLock({ hasLoaded }) { DispatchQueue.global().async { self.reload(onlyIfChanged: true) } }
+        startWatchingAdministration()
     }
 
     /// Reads the suite again from its backend; keys that differ take the new objects and their

@@ -73,12 +73,29 @@ import TypedDefaultsStorage
     /// Whether the backend's changes are heard yet: from the suite's first use on, see
     /// ``startObserving()``.
     @exclusivity(unchecked) var isObserving = false
+    /// Where the suite's administrator's defaults, locks and bounds come from; `nil` for a suite
+    /// no administrator can manage (an in-memory store).
+    let administration: AdministrationSource?
+    /// The administrator's layer, `nil` when there is none: see SuiteState+Managed.swift.
+    @exclusivity(unchecked) var managed: ManagedLayer?
+    /// Whether the administrator's files have been read once.
+    @exclusivity(unchecked) var administrationRead = false
+    /// Serializes reading the administrator's files and installing what they give, so an older
+    /// read never replaces a newer one.
+    let administrationReads = Locked<Void>(())
 
     private static let serials = Locked<UInt64>(0)
 
-    init(backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true, isCopy: Bool = false)
-    {
+    init(
+        backend: any StoreBackend, label: String, fileURL: URL? = nil, isPermanent: Bool = true, isCopy: Bool = false,
+        administration: AdministrationSource? = nil
+    ) {
         self.backend = backend
+        self.administration = administration
+        if case .given(let layer) = administration {
+            managed = layer.isEmpty ? nil : layer
+            administrationRead = true
+        }
         copyBindings = isCopy ? CopyBindings() : nil
         refusal = backend.refusal
         self.isPermanent = isPermanent
@@ -209,9 +226,10 @@ import TypedDefaultsStorage
                 slot.failureUnreported = false
                 return (cached, reportDue, nil, 0)
             }
-            let object = loadedObject(slot, &after)
+            let object = objectInForce(slot, &after)
             // Not when the backend could not be read: the next read tries again.
-            if object == nil, slot.isLoaded { slot.cacheNothingStored() }
+            // Nor under an administrator's range, whose default in force the binding caches.
+            if object == nil, slot.isLoaded, slot.managed?.bound == nil { slot.cacheNothingStored() }
             return (nil, false, object, slot.generation)
         }
         if let cached = found.cached { return found.reportDue ? .decoded(cached) : .cached(cached) }
@@ -227,7 +245,7 @@ import TypedDefaultsStorage
     /// Whether a read that found nothing may store the key's initial value: the suite could be
     /// read, and no attempt since the slot last changed stored nothing.
     func mayStoreInitialValue(_ slot: KeySlot) -> Bool {
-        lock.withLock { slot.isLoaded && !slot.initialValueNotStored }
+        lock.withLock { slot.isLoaded && !slot.initialValueNotStored && slot.managed?.lockedBy == nil }
     }
 
     /// Records that storing the initial value stored nothing.
@@ -278,6 +296,11 @@ import TypedDefaultsStorage
         var after = AfterUnlock()
         defer { after.run() }
         let window: TimeInterval?? = withLoadedLock {
+            // An administrator's lock or bounds: nothing changes, and the user's value is kept.
+            if let entry = slot.managed, let problem = entry.refusal(of: object, key: slot.key.name) {
+                after.report(problem)
+                return nil
+            }
             guard let size = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
             change(slot, to: object, origin: .thisProcess, sizeChange: size, &after)
             if object != nil, let decoded { slot.cache(decoded) }
@@ -300,6 +323,16 @@ import TypedDefaultsStorage
             // Unreadable: which keys it holds is unknown, and nothing is removed (reported).
             guard loadSuite(&after) else { return nil }
             let keys = knownKeys()
+            // A locked key's value is the user's to keep: removing everything is refused whole.
+            if managed != nil {
+                for key in keys.sorted() {
+                    let slot = slotLocked(for: key)
+                    if let lockedBy = slot.managed?.lockedBy, loadedObject(slot, &after) != nil {
+                        after.report(.locked(key: key.name, path: lockedBy))
+                        return nil
+                    }
+                }
+            }
             var changed = false
             for key in keys {
                 let slot = slotLocked(for: key)
@@ -350,6 +383,7 @@ import TypedDefaultsStorage
         if let slot = slots[key] { return slot }
         let slot = KeySlot(key: key)
         if mayBeIsolated { slot.snapshot.disable() }
+        if let managed { slot.managed = managed.entry(for: key) }
         slots[key] = slot
         return slot
     }
@@ -400,7 +434,13 @@ import TypedDefaultsStorage
         slot.initialValueNotStored = false
         slot.clearCache()
         guard isHeard else { return }
-        let change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
+        var (oldSeen, newSeen) = (old, object)
+        if let entry = slot.managed {
+            // Heard as reads see it: a change of a locked key's user value changes nothing seen.
+            (oldSeen, newSeen) = (entry.inForce(old), entry.inForce(object))
+            if StoredObject.same(oldSeen, newSeen) { return }
+        }
+        let change = SlotChange(key: slot.key, oldObject: oldSeen, newObject: newSeen, origin: origin)
         if hasObservers { observers.enqueue(change) }
         after.call(callbacks, with: change)
     }

@@ -23,7 +23,9 @@ extension DefaultsStore {
     }
 
     /// The value stored under `key` as this store sees it now, or `nil` when nothing is: the
-    /// same object a typed read of the key would decode, other processes' writes included.
+    /// same object a typed read of the key would decode, other processes' writes included. In a
+    /// managed suite, the user's own, which a lock or bound may keep from showing (see
+    /// ``administration(ofKey:)``).
     ///
     /// ```swift
     /// if case .integer(let size)? = store.storedValue(forKey: "fontSize") { print("stored:", size) }

@@ -135,7 +135,9 @@ public struct DefaultsStore: Sendable {
     /// over the first object; an object whose suite's name is not known has a state of its own.
     private init(_ defaults: UserDefaults, named suiteName: String?, durability: Durability) {
         let identity = suiteName.map(SuiteRegistry.Identity.named) ?? .defaults(ObjectIdentifier(defaults))
-        let state = SuiteRegistry.state(for: identity, label: "defaults") {
+        let state = SuiteRegistry.state(
+            for: identity, label: "defaults", administration: suiteName.flatMap(AdministrationSource.platform)
+        ) {
             UserDefaultsBackend(defaults: SharedDefaults(defaults))
         }
         self.init(state: state, durability: durability)
@@ -144,7 +146,9 @@ public struct DefaultsStore: Sendable {
     /// The suite named `suiteName`, a name ``SuiteName`` allows, kept in its plist file.
     private init(fileSuite suiteName: String, durability: Durability) {
         let file = PreferencesFolder.file(forSuite: suiteName)
-        let state = SuiteRegistry.state(for: .file(file.path), label: suiteName, fileURL: file) {
+        let state = SuiteRegistry.state(
+            for: .file(file.path), label: suiteName, fileURL: file, administration: .files(suite: suiteName)
+        ) {
             PlistFileBackend(file: PlistFile(url: file), suiteName: suiteName)
         }
         self.init(state: state, durability: durability)

@@ -135,6 +135,11 @@ final class SuiteEdit {
         set { changes[key] = .some(newValue) }
     }
 
+    /// What the contents held under `key` before the edit.
+    func original(_ key: DefaultsStoredKey) -> StoredObject? {
+        base(key)
+    }
+
     /// Applies `changes` on top of what the edit holds.
     func apply(_ changes: [DefaultsStoredKey: StoredObject?]) {
         for (key, object) in changes { self[key] = object }

@@ -1,0 +1,180 @@
+import Foundation
+import TypedDefaultsStorage
+
+/// The administrator's layer of a managed suite: reading it, keeping each slot's share of it,
+/// and telling observers when it changes. A suite with no administrator's layer (`managed` is
+/// `nil`, the rule) never gets here past one check: its slots have no entry, and reads and
+/// writes go as they always did.
+extension SuiteState {
+    /// The object a read of `slot` decodes: the user's, or what the administrator's layer puts
+    /// in its place. Under `lock`.
+    func objectInForce(_ slot: KeySlot, _ after: inout AfterUnlock) -> StoredObject? {
+        let user = loadedObject(slot, &after)
+        guard let entry = slot.managed else { return user }
+        return entry.inForce(user)
+    }
+
+    /// Reads the administrator's layer the first time the suite is used: before anything of
+    /// the suite is read, so no read ever shows a value the layer overrides.
+    func ensureAdministrationRead() {
+        guard case .files = administration, lock.withLock({ !administrationRead }) else { return }
+        rereadAdministration(unlessRead: true)
+    }
+
+    /// Reads the administrator's files again (a watcher saw one of them change) and installs
+    /// what they give; `unlessRead`, only if no read did yet.
+    func rereadAdministration(unlessRead: Bool = false) {
+        guard case .files(let suite, let folders) = administration else { return }
+        var after = AfterUnlock()
+        defer { after.run() }
+        administrationReads.withLock { _ in
+            if unlessRead, lock.withLock({ administrationRead }) { return }
+            let (layer, problems) = Self.readAdministration(suite: suite, in: folders)
+            lock.withLock {
+                administrationRead = true
+                after.reportAll(problems)
+                install(layer, &after)
+            }
+        }
+    }
+
+    /// Watches the administrator's files of the suite, from its first use on: a lock or a
+    /// default appearing, changing or going is heard as a write of the user's file is.
+    func startWatchingAdministration() {
+        guard case .files(let suite, let folders) = administration else { return }
+        for file in AdministratorFiles.paths(suite: suite, in: folders) {
+            if isPermanent {
+                FileWatcher.watch(file) { [unowned self] in rereadAdministration() }
+            } else {
+                FileWatcher.watch(file) { [weak self] in self?.rereadAdministration() }
+            }
+        }
+    }
+
+    private static func readAdministration(
+        suite: String, in folders: AdministratorFolders
+    ) -> (layer: ManagedLayer?, problems: [DefaultsError]) {
+        let files = AdministratorFiles.read(suite: suite, in: folders)
+        let problems = files.problems.map { DefaultsError.administratorFileUnusable(path: $0.path, problem: $0.reason) }
+        return (files.isEmpty ? nil : ManagedLayer(files), problems)
+    }
+
+    /// Makes `layer` the suite's administrator's layer: each slot whose share of it changed
+    /// reads afresh, and its observers and observation tracking hear of it, even when only
+    /// whether it may be written changed. Under `lock`.
+    func install(_ layer: ManagedLayer?, _ after: inout AfterUnlock) {
+        let layer = layer?.isEmpty == true ? nil : layer
+        if managed == nil, layer == nil { return }
+        // Observers of every key hear of keys no handle here has used: their slots are made,
+        // as the user's contents have them.
+        if !observers.isEmpty {
+            var keys = knownKeys()
+            for known in [managed, layer] {
+                guard let known else { continue }
+                keys.formUnion(known.defaults.keys)
+                keys.formUnion(known.locks.keys)
+                keys.formUnion(known.bounds.keys)
+            }
+            for key in keys where slots[key] == nil {
+                let slot = slotLocked(for: key)
+                if let stored {
+                    slot.object = stored[key]
+                    slot.isLoaded = true
+                }
+            }
+        }
+        managed = layer
+        for (key, slot) in slots {
+            let entry = layer?.entry(for: key)
+            if ManagedEntry.same(slot.managed, entry) { continue }
+            let user = slot.isLoaded ? slot.object : nil
+            let old = slot.managed.map { $0.inForce(user) } ?? user
+            slot.managed = entry
+            let new = entry.map { $0.inForce(user) } ?? user
+            slot.generation &+= 1
+            slot.initialValueNotStored = false
+            slot.clearCache()
+            guard slot.isLoaded else { continue }
+            announce(slot, from: old, to: new, &after)
+        }
+    }
+
+    /// Tells of a change of what `slot` reads as, or only of whether it may be written: its
+    /// `didSet` callbacks run only for a change of value, observation tracking for either.
+    private func announce(
+        _ slot: KeySlot, from old: StoredObject?, to new: StoredObject?, _ after: inout AfterUnlock
+    ) {
+        var callbacks = slot.liveCallbacks()
+        if StoredObject.same(old, new) { callbacks = callbacks.filter(\.tracksObservation) }
+        guard !observers.isEmpty || !callbacks.isEmpty else { return }
+        let change = SlotChange(key: slot.key, oldObject: old, newObject: new, origin: .otherProcess)
+        if !observers.isEmpty { observers.enqueue(change) }
+        after.call(callbacks, with: change)
+    }
+
+    /// Why the edit's changes may not be committed: the first that changes a locked key, or
+    /// takes one outside its bounds. Under `lock`.
+    func managedRefusal(of edit: SuiteEdit) -> DefaultsError? {
+        guard let managed else { return nil }
+        for (key, object) in edit.changes.sorted(by: { $0.key < $1.key }) {
+            guard let entry = managed.entry(for: key), !StoredObject.same(object, edit.original(key)) else { continue }
+            if let problem = entry.refusal(of: object, key: key.name) { return problem }
+        }
+        return nil
+    }
+
+    /// The administrator's share of `key`, and the user's own object, for the calls that tell
+    /// them apart (``DefaultsStore/valueSource(of:)``).
+    func managedState(of slot: KeySlot) -> (entry: ManagedEntry?, user: StoredObject?) {
+        ensureAdministrationRead()
+        var after = AfterUnlock()
+        defer { after.run() }
+        return withLoadedLock { (slot.managed, loadedObject(slot, &after)) }
+    }
+}
+
+/// Where a suite's administrator's layer comes from.
+enum AdministrationSource: Sendable {
+    /// The files of the suite named `suite` in `folders`: `$XDG_CONFIG_DIRS`'s, but in tests.
+    case files(suite: String, folders: AdministratorFolders)
+    /// A layer given in code: a test's, or an in-memory store's for a preview.
+    case given(ManagedLayer)
+
+    /// This process's administrator's folders, found once: `$XDG_CONFIG_DIRS` is read at start.
+    static let folders = AdministratorFolders.current
+
+    /// The files of the suite named `suite` in this process's administrator's folders.
+    static func files(suite: String) -> AdministrationSource {
+        .files(suite: suite, folders: folders)
+    }
+}
+
+extension ManagedLayer {
+    /// The layer the administrator's files give: the most important folder's default wins, a
+    /// lock in any folder locks, and a file that restricts and cannot be read locks everything.
+    init(_ files: AdministratorFiles) {
+        for defaults in files.defaults {
+            for (key, object) in [DefaultsStoredKey: StoredObject](fileEntries: defaults.fileEntries)
+            where self.defaults[key] == nil {
+                self.defaults[key] = (object, defaults.path)
+            }
+        }
+        for locks in files.locks {
+            for key in locks.keys where self.locks[DefaultsStoredKey(key)] == nil {
+                self.locks[DefaultsStoredKey(key)] = locks.path
+            }
+            prefixLocks += locks.prefixes.map { (prefix: $0, source: locks.path) }
+        }
+        for bounds in files.bounds {
+            for (key, bound) in bounds.bounds where self.bounds[DefaultsStoredKey(key)] == nil {
+                let converted: ManagedBound =
+                    switch bound {
+                    case .range(let minimum, let maximum): .range(minimum: minimum, maximum: maximum)
+                    case .allowed(let values): .allowed(values.objects.map(StoredObject.init))
+                    }
+                self.bounds[DefaultsStoredKey(key)] = (converted, bounds.path)
+            }
+        }
+        lockingEverything = files.unreadableRestrictions.first
+    }
+}

@@ -3,7 +3,7 @@ import TypedDefaults
 
 // Usage: DefaultsProbe write|verify SUITE CASE     round-trip cases (Cases.swift, LinuxQuirks.swift)
 //        DefaultsProbe SCENARIO SUITE [ARGUMENTS]  store-engine and migration scenarios (Scenarios.swift,
-//                                                  MigrationScenarios.swift)
+//                                                  MigrationScenarios.swift, ManagedScenarios.swift)
 //        DefaultsProbe roundtrip-write|roundtrip-verify SUITE SEED [FAMILY]   generated round trips (RoundTrip/)
 //        DefaultsProbe secret-write|secret-check SERVICE   a secret setting (SecretScenarios.swift)
 //        DefaultsProbe list
@@ -55,7 +55,7 @@ default:
             try RoundTrip.run(action, suite: suite, rest) || MigrationScenario.run(action, suite: suite, rest)
                 || SecretScenario.run(action, service: suite)
                 || SteppedClock.run(action, suite: suite, rest) || HistoryWorker.run(action, suite: suite, rest)
-                || Scenario.run(action, suite: suite, rest)
+                || ManagedScenario.run(action, suite: suite, rest) || Scenario.run(action, suite: suite, rest)
         else {
             fail("unknown action \(action)")
         }

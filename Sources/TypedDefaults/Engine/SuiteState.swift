@@ -10,12 +10,13 @@ import TypedDefaultsStorage
 // loading the suite on first use in SuiteState+Loading.swift; commits and retries in
 // SuiteState+Commits.swift; taking in other processes' changes in SuiteState+Reload.swift;
 // observers signing up in SuiteState+Observers.swift; updates that nest in Transaction.swift;
-// keeping a suite within its size limit in SuiteState+Size.swift; the pending changes, the
+// keeping a suite within its size limit in SuiteState+Size.swift; an administrator's defaults,
+// locks and bounds in SuiteState+Managed.swift; the pending changes, the
 // commit retries and the load retries are types of their own (PendingChanges.swift) whose state
 // is private to them.
 //
 // @unchecked Sendable is sound: `slots`, `stored`, `sizeInBytes`, `hasLoaded`, `pending`,
-// `retries`, `loads` and `transaction`, and every slot's fields, are only touched while holding `lock` (which is
+// `retries`, `loads`, `transaction`, `managed` and `administrationRead`, and every slot's fields, are only touched while holding `lock` (which is
 // also why they skip Swift's dynamic exclusivity checks, measured at an eighth of a write); a
 // transaction's own fields only by the thread that runs it; `commits` serializes commits; the
 // backend and the observers are Sendable.

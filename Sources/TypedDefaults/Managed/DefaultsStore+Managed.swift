@@ -151,6 +151,10 @@ public struct DefaultsKeyAdministration: Sendable, Hashable {
     public let bounds: String?
     /// The file that narrows them.
     public let boundsSource: String?
+    /// The value a read gives, as stored, where a layer holds one: the lock's or the
+    /// administrator's value, or the user's moved inside the bounds. `nil` when the code's
+    /// default is read (or what is in force is no property-list value).
+    public let valueInForce: DefaultsStoredValue?
 
     /// Whether a write of the key can be stored.
     public var isWritable: Bool { lockedBy == nil }
@@ -172,6 +176,24 @@ extension DefaultsStore {
             source: source, lockedBy: entry?.lockedBy,
             administratorDefault: entry?.administratorDefault.flatMap { DefaultsStoredValue(plistObject: $0.object) },
             administratorDefaultSource: entry?.administratorDefault == nil ? nil : entry?.defaultSource,
-            bounds: entry?.bound?.description, boundsSource: entry?.bound == nil ? nil : entry?.boundSource)
+            bounds: entry?.bound?.description, boundsSource: entry?.bound == nil ? nil : entry?.boundSource,
+            valueInForce: (entry.map { $0.inForce(user) } ?? user).flatMap {
+                DefaultsStoredValue(plistObject: $0.object)
+            })
+    }
+
+    /// The keys an administrator set a default, a lock or bounds for by name, in order (keys a
+    /// prefix locks are not listed: ask ``administration(ofKey:)`` of a key).
+    ///
+    /// ```swift
+    /// for key in store.administeredKeys() { print(key, store.administration(ofKey: key.name).source) }
+    /// ```
+    public func administeredKeys() -> [DefaultsStoredKey] {
+        let state = self.state
+        state.ensureAdministrationRead()
+        return state.lock.withLock {
+            guard let managed = state.managed else { return [] }
+            return Set(managed.defaults.keys).union(managed.locks.keys).union(managed.bounds.keys).sorted()
+        }
     }
 }

@@ -25,18 +25,13 @@ struct ManagedLayer: Sendable {
     /// What applies to `key`; `nil` when nothing does, which is the rule.
     func entry(for key: DefaultsStoredKey) -> ManagedEntry? {
         if let perKey, let entry = perKey(key) { return entry }
-        var entry = ManagedEntry()
-        entry.lockedBy =
+        let lockedBy =
             lockingEverything ?? locks[key] ?? prefixLocks.first { Self.key(key, startsWith: $0.prefix) }?.source
-        if let found = defaults[key] {
-            entry.administratorDefault = found.object
-            entry.defaultSource = found.source
-        }
-        if let found = bounds[key] {
-            entry.bound = found.bound
-            entry.boundSource = found.source
-        }
-        return entry.isEmpty ? nil : entry
+        let (found, bounded) = (defaults[key], bounds[key])
+        guard lockedBy != nil || found != nil || bounded != nil else { return nil }
+        return ManagedEntry(
+            lockedBy: lockedBy, administratorDefault: found?.object, defaultSource: found?.source,
+            bound: bounded?.bound, boundSource: bounded?.source)
     }
 
     /// Scalar for scalar, as keys compare: Swift's `hasPrefix` would take `é` for `e` and an accent.
@@ -121,17 +116,27 @@ enum ManagedBound: Sendable {
 }
 
 /// What the administrator's layer holds for one key: kept in the key's slot, so a read finds it
-/// without a lookup. A slot with no entry (`nil`) is read as it always was.
-struct ManagedEntry: Sendable {
+/// without a lookup. A slot with no entry (`nil`) is read as it always was. A class, so that a
+/// slot holds one word, and a write checks it with one comparison and copies nothing.
+final class ManagedEntry: Sendable {
     /// The file that locks the key, if one does.
-    var lockedBy: String?
+    let lockedBy: String?
     /// The administrator's value: the default under the user's, or the value a lock fixes.
-    var administratorDefault: StoredObject?
-    var defaultSource: String?
-    var bound: ManagedBound?
-    var boundSource: String?
+    let administratorDefault: StoredObject?
+    let defaultSource: String?
+    let bound: ManagedBound?
+    let boundSource: String?
 
-    var isEmpty: Bool { lockedBy == nil && administratorDefault == nil && bound == nil }
+    init(
+        lockedBy: String?, administratorDefault: StoredObject?, defaultSource: String?, bound: ManagedBound? = nil,
+        boundSource: String? = nil
+    ) {
+        self.lockedBy = lockedBy
+        self.administratorDefault = administratorDefault
+        self.defaultSource = defaultSource
+        self.bound = bound
+        self.boundSource = boundSource
+    }
 
     /// The object a read decodes, `user` being the user's own: `nil` reads the code's default.
     func inForce(_ user: StoredObject?) -> StoredObject? {

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 import TypedDefaultsTestSupport
 
@@ -32,6 +33,15 @@ extension DefaultsStore {
         var after = AfterUnlock()
         ownState.lock.withLock { ownState.install(administration?.layer, &after) }
         after.run()
+    }
+}
+
+/// A model a view reads: a lock appearing must make it read the key again.
+@Observable private final class TelemetryModel {
+    @ObservationIgnored @UserDefault<Bool> var telemetry: Bool
+
+    init(store: DefaultsStore) {
+        _telemetry = UserDefault(.telemetry, store: store)
     }
 }
 
@@ -188,5 +198,21 @@ extension DefaultsStore {
         store[.telemetry] = false
         #expect(store.valueSource(of: .telemetry) == .user && store.userValue(of: .telemetry) == false)
         #expect(store.administratorDefault(of: .telemetry) == nil)
+    }
+
+    @Test func anObservableModelHearsWhetherItMayBeWrittenChange() {
+        let store = DefaultsStore.inMemory()
+        let model = TelemetryModel(store: store)
+        let changes = Counter()
+        withObservationTracking {
+            _ = model.telemetry
+        } onChange: {
+            changes.increment()
+        }
+        var administration = DefaultsAdministration(source: file)
+        administration.lock(.telemetry)
+        store.administer(administration)
+        #expect(changes.value == 1, "the value stayed true; only whether it may be written changed")
+        #expect(!model.$telemetry.isWritable && model.telemetry == true)
     }
 }

@@ -1,0 +1,1 @@
+../Swift6Tests/ManagedModelTests.swift

@@ -28,7 +28,8 @@ struct TypedDefaultsTool: ParsableCommand {
             unknown command or option, an argument missing or one too many, flags that do not \
             go together. 1 for any other failure: a suite or key that does not exist, a suite \
             that cannot be read, a value that does not parse, a file that does not import, a \
-            value the schema refuses. A failure is one line on standard error, \
+            value the schema refuses, a key an administrator locked (or a value outside the \
+            bounds they set: see typed-defaults help read). A failure is one line on standard error, \
             "typed-defaults: <what>" (a usage error ends "(see 'typed-defaults help <command>')"), \
             and writes nothing; a command over every suite prints one line for each suite it \
             cannot read, lists the others, and exits 1.

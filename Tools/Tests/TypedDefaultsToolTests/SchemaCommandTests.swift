@@ -71,6 +71,7 @@ struct ToolTestSettings: SettingsCatalog {
                 default: 12
                 range: 8 to 72, step 2
                 value: 14
+                source: the user's
 
                 """)
         let volume = try await Tool.run("describe", suite, "volume")

@@ -7,7 +7,9 @@ struct Delete: ParsableCommand {
         abstract: "Delete a key, or every key of a suite.",
         discussion: """
             Deleting every key removes the suite's file. A published schema is the program's and stays, \
-            and so do secrets, which the keyring keeps: a secret's key deletes it from the keyring.
+            and so do secrets, which the keyring keeps: a secret's key deletes it from the keyring. \
+            A key an administrator locked is refused, and so is deleting every key while a locked \
+            key holds a value of the user's: nothing is deleted.
 
             Examples:
               typed-defaults delete com.example.app fontSize
@@ -21,6 +23,7 @@ struct Delete: ParsableCommand {
         let store = try Suites.existing(suite)
         // Deleting from the suite shows nothing: a schema that cannot be read does not stop it.
         if let key, (try? SecretKeys.isSecret(key, of: store)) == true { return try deleteSecret(key, store) }
+        if let key { try Administered.refuseLocked([key], in: store) }
         try Suites.edit(store) { values in
             guard let key else {
                 values.removeAll()

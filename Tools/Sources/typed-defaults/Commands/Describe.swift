@@ -7,7 +7,9 @@ struct Describe: ParsableCommand {
         abstract: "Describe a key the suite's published schema declares.",
         discussion: """
             Prints the title, info, type, default, range or options, the JSON shape of a Codable \
-            value (a member marked ? may be missing or null), and the current value.
+            value (a member marked ? may be missing or null), the current value, and where it comes \
+            from: the user, the default, or an administrator's file that locks the key or sets its \
+            default or bounds (see read --source).
 
             Example:
               typed-defaults describe com.example.app fontSize
@@ -46,10 +48,13 @@ struct Describe: ParsableCommand {
             }
             Output.line("options: \(listed.joined(separator: ", "))")
         }
-        if let stored = try Suites.values(of: store)[DefaultsStoredKey(key)] {
-            Output.line("value: \(ValueDisplay.line(ValueDisplay.presented(stored, as: declared.valueType)))")
+        let stored = try Suites.values(of: store)[DefaultsStoredKey(key)]
+        let shown = Administered.shown(key, in: store, user: stored, declaredDefault: declared.defaultValue)
+        if let value = shown.value, !shown.isDefault, !shown.isUserValueHeld {
+            Output.line("value: \(ValueDisplay.line(ValueDisplay.presented(value, as: declared.valueType)))")
         } else {
-            Output.line("value: the default (nothing stored)")
+            Output.line("value: the default" + (stored == nil ? " (nothing stored)" : ""))
         }
+        for line in Administered.lines(shown) { Output.line(line) }
     }
 }

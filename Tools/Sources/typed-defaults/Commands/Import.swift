@@ -10,7 +10,9 @@ struct Import: ParsableCommand {
         discussion: """
             Reads a property list (XML, binary or OpenStep) or the JSON that export writes. The suite's \
             values are replaced in one atomic write (--merge keeps keys the file does not name). A \
-            file that does not parse, or a value the published schema does not allow, writes nothing.
+            file that does not parse, or a value the published schema does not allow, writes nothing, \
+            nor does a file that would change a key an administrator locked (or, without --merge, \
+            remove the user's value of one), or give a value outside the bounds they set.
 
             Examples:
               typed-defaults import com.example.app backup.plist

@@ -23,10 +23,21 @@ struct Read: ParsableCommand {
             of keys not stored are not printed for a suite, nor are secrets: each is named on \
             standard error, and one secret's key is refused.
 
+            In a suite an administrator manages (files in $XDG_CONFIG_DIRS, else /etc/xdg), a key \
+            shows the value its program reads, with a comment saying where it came from: \
+            /* locked by FILE */, /* the administrator's default, from FILE */, and the bounds \
+            FILE sets. --source prints, after one key's value, the lines describe prints (source:, \
+            your value:, administrator's default:, bounds:), and with --json an object for each \
+            key in place of its value: "source" ("locked", "user", "administratorDefault" or \
+            "codeDefault"), "value" (in force, as stored), "userValue", "lockedBy", \
+            "administratorDefault" and "administratorDefaultSource", "bounds" and "boundsSource", \
+            each member present when it applies.
+
             Examples:
               typed-defaults read com.example.app
               typed-defaults read com.example.app fontSize
               typed-defaults read com.example.app --json > backup.json
+              typed-defaults read com.example.app fontSize --json --source
               typed-defaults write com.example.app fontSize --json "$(typed-defaults read other.app fontSize --json)"
             """,
         // As `gsettings get` is spelled.
@@ -35,6 +46,7 @@ struct Read: ParsableCommand {
     @Argument(help: "The suite.") var suite: String?
     @Argument(help: "The key.") var key: String?
     @Flag(help: "Print the exact JSON form of what is stored.") var json = false
+    @Flag(help: "Print where each value comes from: the user, a default, an administrator's file.") var source = false
 
     func run() throws {
         guard let suite else {
@@ -42,7 +54,8 @@ struct Read: ParsableCommand {
             var suites: [(name: String, values: [DefaultsStoredKey: DefaultsStoredValue])] = []
             let readable = Suites.forEach(Suites.names()) { name in
                 if json {
-                    suites.append((name, try printable(name, try Suites.existing(name))))
+                    let store = try Suites.existing(name)
+                    suites.append((name, try source ? sourced(name, store) : printable(name, store)))
                 } else {
                     let (values, notes, secrets) = try effective(name)
                     Output.line("\(ValueDisplay.quotedIfNeeded(name)) = " + block(values, notes, secrets) + ";")
@@ -56,7 +69,7 @@ struct Read: ParsableCommand {
             try printJSON(suite)
             return
         }
-        let (values, notes, secrets) = try effective(suite)
+        let (values, notes, secrets) = try effective(suite, naming: key)
         guard let key else {
             Output.line(block(values, notes, secrets))
             return
@@ -65,30 +78,67 @@ struct Read: ParsableCommand {
             Output.line(secret)
             return
         }
-        guard let value = values[DefaultsStoredKey(key)] else {
+        let value = values[DefaultsStoredKey(key)]
+        guard source else {
+            guard let value else { throw ToolError("the key \(key) does not exist in the suite \(suite)") }
+            Output.line(ValueDisplay.topLevelText(value))
+            return
+        }
+        let store = try Suites.existing(suite)
+        let declared = try Suites.schema(of: store)?[key]
+        let stored = try Suites.values(of: store)[DefaultsStoredKey(key)]
+        let shown = Administered.shown(key, in: store, user: stored, declaredDefault: declared?.defaultValue)
+        // A lock of a key with nothing known of its value: where it comes from is all there is.
+        guard value != nil || shown.isAdministered else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
-        Output.line(ValueDisplay.topLevelText(value))
+        if let value { Output.line(ValueDisplay.topLevelText(value)) }
+        for line in Administered.lines(shown) { Output.line(line) }
     }
 
     /// The suite's stored values, or one key's, in the exact JSON form.
     private func printJSON(_ suite: String) throws {
         let store = try Suites.existing(suite)
         guard let key else {
-            Output.line(ExportFile.json(try printable(suite, store)))
+            Output.line(ExportFile.json(try source ? sourced(suite, store) : printable(suite, store)))
             return
         }
         let values = try Suites.values(of: store)
-        if SecretKeys.isSecret(key, in: try Suites.schema(of: store)) {
+        let schema = try Suites.schema(of: store)
+        if SecretKeys.isSecret(key, in: schema) {
             let inClear = values[DefaultsStoredKey(key)] != nil
             throw ToolError(
                 "\(key) is a secret: its value is never printed; "
                     + SecretKeys.shown(suite: suite, key: key, storedInClear: inClear))
         }
-        guard let value = try values[DefaultsStoredKey(key)] ?? Suites.schema(of: store)?[key]?.defaultValue else {
+        let stored = values[DefaultsStoredKey(key)]
+        if source {
+            let shown = Administered.shown(key, in: store, user: stored, declaredDefault: schema?[key]?.defaultValue)
+            guard shown.value != nil || shown.isAdministered else {
+                throw ToolError("the key \(key) does not exist in the suite \(suite)")
+            }
+            Output.line(Administered.json(shown).json())
+            return
+        }
+        guard let value = stored ?? schema?[key]?.defaultValue else {
             throw ToolError("the key \(key) does not exist in the suite \(suite)")
         }
         Output.line(value.json())
+    }
+
+    /// Each key stored or declared, but secrets, as ``Administered/json(_:)`` gives it.
+    private func sourced(_ suite: String, _ store: DefaultsStore) throws -> [DefaultsStoredKey: DefaultsStoredValue] {
+        let stored = try printable(suite, store)
+        let declared = try Suites.schema(of: store)?.keys.filter { !$0.isSecret } ?? []
+        var defaults: [DefaultsStoredKey: DefaultsStoredValue?] = [:]
+        for key in declared { defaults[DefaultsStoredKey(key.name)] = .some(key.defaultValue) }
+        var sourced: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        for key in Set(stored.keys).union(defaults.keys) {
+            let shown = Administered.shown(
+                key.name, in: store, user: stored[key], declaredDefault: defaults[key] ?? nil)
+            sourced[key] = Administered.json(shown)
+        }
+        return sourced
     }
 
     private func block(
@@ -104,27 +154,35 @@ struct Read: ParsableCommand {
         try SecretKeys.withheld(from: Suites.values(of: store), suite: suite, store: store, "not printed")
     }
 
-    /// The stored values, the schema's defaults for keys not stored, noted as such, and what
-    /// is shown of each secret.
-    private func effective(_ suite: String) throws -> (
+    /// The values the program reads: the stored ones, the schema's defaults for keys not
+    /// stored, and an administrator's values, each but the user's noted; and what is shown of
+    /// each secret. With `named`, that key's alone, there even when only an administrator
+    /// sets it.
+    private func effective(_ suite: String, naming named: String? = nil) throws -> (
         values: [DefaultsStoredKey: DefaultsStoredValue], notes: [DefaultsStoredKey: String],
         secrets: [DefaultsStoredKey: String]
     ) {
         let store = try Suites.existing(suite)
-        var values = try Suites.values(of: store)
-        var notes: [DefaultsStoredKey: String] = [:]
+        let stored = try Suites.values(of: store)
+        let schema = try Suites.schema(of: store)
         var secrets: [DefaultsStoredKey: String] = [:]
-        for declared in try Suites.schema(of: store)?.keys ?? [] {
+        var keys = named.map { Set([DefaultsStoredKey($0)]) } ?? Set(stored.keys)
+        for declared in schema?.keys ?? [] where named == nil || declared.name == named {
             let name = DefaultsStoredKey(declared.name)
             if declared.isSecret {
-                secrets[name] = SecretKeys.shown(suite: suite, key: declared.name, storedInClear: values[name] != nil)
-                values[name] = nil
-            } else if let value = values[name] {
-                values[name] = ValueDisplay.presented(value, as: declared.valueType)
-            } else if let defaultValue = declared.defaultValue {
-                values[name] = ValueDisplay.presented(defaultValue, as: declared.valueType)
-                notes[name] = "default"
+                secrets[name] = SecretKeys.shown(suite: suite, key: declared.name, storedInClear: stored[name] != nil)
+            } else {
+                keys.insert(name)
             }
+        }
+        var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+        var notes: [DefaultsStoredKey: String] = [:]
+        for key in keys where secrets[key] == nil {
+            let declared = schema?[key.name]
+            let shown = Administered.shown(
+                key.name, in: store, user: stored[key], declaredDefault: declared?.defaultValue)
+            values[key] = shown.value.map { ValueDisplay.presented($0, as: declared?.valueType) }
+            notes[key] = Administered.note(shown)
         }
         return (values, notes, secrets)
     }

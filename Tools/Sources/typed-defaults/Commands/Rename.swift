@@ -7,7 +7,8 @@ struct Rename: ParsableCommand {
         abstract: "Move a key's value to a new key.",
         discussion: """
             Atomic: no reader sees both keys or neither. A new key that already holds a value is \
-            refused, and so is a value the schema does not allow under the new key.
+            refused, and so is a value the schema does not allow under the new key, and either key \
+            an administrator locked.
 
             Example:
               typed-defaults rename com.example.app userName displayName
@@ -24,6 +25,7 @@ struct Rename: ParsableCommand {
         for key in [oldKey, newKey] where SecretKeys.isSecret(key, in: schema) {
             throw SecretKeys.refusal(key, "nothing was renamed")
         }
+        try Administered.refuseLocked([oldKey, newKey], in: store)
         try Suites.edit(store) { values in
             guard let value = values[DefaultsStoredKey(oldKey)] else {
                 throw ToolError("the key \(oldKey) does not exist in the suite \(suite); nothing was renamed")

@@ -11,7 +11,8 @@ struct Write: ParsableCommand {
             schema declares, else as the type of the value stored under the key (a stored integer \
             stays an integer; a value that does not parse as one is refused), else as a string. With a schema, a value of the wrong type, outside \
             the declared range or not one of the declared options is refused, as is a key the schema does not declare (--force writes \
-            anyway). A suite whose file does not parse is left as it is.
+            anyway). A suite whose file does not parse is left as it is. A key an administrator \
+            locked, or a value outside the bounds they set, is refused, naming their file.
 
             Examples (typed by the schema, else by the value stored there):
               typed-defaults write com.example.app fontSize 14
@@ -51,6 +52,8 @@ struct Write: ParsableCommand {
             throw ToolError.usage("unknown option '\(option)'; a value that starts with -- goes after --")
         }
         guard !values.isEmpty || collection != nil else { throw ToolError.usage("write needs a value") }
+        // Before the value is checked: a key that is not the user's to change is the answer.
+        try Administered.refuseLocked([key], in: store)
         let schema = force ? nil : try Suites.schema(of: store)
         let declared = schema?[key]
         if let schema, declared == nil {

@@ -1,3 +1,4 @@
+import Foundation
 import TypedDefaultsStorage
 
 /// A test's own copy of every suite it touches, in memory: what the test-support library's
@@ -69,11 +70,17 @@ enum IsolationSwitch {
     }
 
     /// The states alive that were made before the switch was turned on; `nil` once it is on.
-    private static let states = Locked<[ObjectIdentifier: Registered]?>([:])
+    // nonisolated(unsafe) is sound: only touched while holding `lock`.
+    nonisolated(unsafe) private static var states: [ObjectIdentifier: Registered]? = [:]
+    /// Recursive: turning the switch on holds each state while marking it, and a state whose
+    /// last other reference went meanwhile deinitializes there, on the same thread, and leaves
+    /// the list under the same lock. A state deinitializing on another thread waits for the
+    /// switch, so none is freed while it is marked.
+    private static let lock = NSRecursiveLock()
 
     /// Marks `state` if the switch is on, or keeps it to be marked when it is turned on.
     static func register(_ state: SuiteState) {
-        states.withLock { states in
+        lock.withLock {
             if states == nil { return state.markMayBeIsolated() }
             states?[ObjectIdentifier(state)] = Registered(state: state)
         }
@@ -81,11 +88,11 @@ enum IsolationSwitch {
 
     /// Called as `state` deinitializes.
     static func unregister(_ state: SuiteState) {
-        states.withLock { states in _ = states?.removeValue(forKey: ObjectIdentifier(state)) }
+        lock.withLock { _ = states?.removeValue(forKey: ObjectIdentifier(state)) }
     }
 
     static func turnOn() {
-        states.withLock { states in
+        lock.withLock {
             guard let registered = states else { return }
             for entry in registered.values { entry.state.markMayBeIsolated() }
             states = nil

@@ -172,11 +172,13 @@ private struct ManagedMachine {
     @Test func aSuiteWithNoAdministratorFilesIsUnchanged() throws {
         let machine = try ManagedMachine()
         defer { machine.remove() }
-        let store = machine.store()
+        let missing = machine.root.appendingPathComponent("no-such-admin")
+        let store = machine.store(dirs: missing.path)
         #expect(store[.shade] == "light" && store.isWritable(.shade))
         try store.flush()
         #expect(!FileManager.default.fileExists(atPath: machine.userFile.path))
         #expect(store.state.managed == nil)
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "an administrator's folder is never made")
     }
 
     @Test func aLockAddedAndRemovedIsSeenByAnotherProcess() throws {
@@ -215,5 +217,32 @@ private struct ManagedMachine {
         String(
             decoding: try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0),
             as: UTF8.self)
+    }
+
+    @Test(.tags(.childProcess)) func turningIsolationOnWhileAStoreGoesNeverWaitsForItself() async throws {
+        // In a process of its own: isolation is turned on once a process.
+        let run = try await NeverCrashesOrHangsTests.runThisBinary(
+            filter: "aStoreDroppedWhileIsolationMarksIt", killAfter: 60)
+        #expect(!run.timedOut && run.status == 0, "\(run.output)")
+        #expect(run.output.contains("passed"), "\(run.output)")
+    }
+
+    /// The child's half: a store's last other reference goes while turning isolation on holds it
+    /// (held up on the store's lock), so the store deinitializes inside the switch, on its thread.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TYPEDDEFAULTS_HOSTILE_CHILD"] != nil))
+    func aStoreDroppedWhileIsolationMarksIt() throws {
+        var store: DefaultsStore? = DefaultsStore.inMemory()
+        let lock = try #require(store).ownState.lock
+        let turnedOn = DispatchSemaphore(value: 0)
+        lock.withLock {
+            Thread {
+                _ = IsolatedSuites()
+                turnedOn.signal()
+            }.start()
+            // Long enough for the switch to reach the store and wait for its lock.
+            usleep(200_000)
+            store = nil
+        }
+        #expect(turnedOn.wait(timeout: .now() + 10) == .success)
     }
 }

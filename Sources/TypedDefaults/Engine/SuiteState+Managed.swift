@@ -43,10 +43,11 @@ extension SuiteState {
     func startWatchingAdministration() {
         guard case .files(let suite, let folders) = administration else { return }
         for file in AdministratorFiles.paths(suite: suite, in: folders) {
+            // Never made: an administrator's folder is the administrator's to make.
             if isPermanent {
-                FileWatcher.watch(file) { [unowned self] in rereadAdministration() }
+                FileWatcher.watch(file, makingFolder: false) { [unowned self] in rereadAdministration() }
             } else {
-                FileWatcher.watch(file) { [weak self] in self?.rereadAdministration() }
+                FileWatcher.watch(file, makingFolder: false) { [weak self] in self?.rereadAdministration() }
             }
         }
     }

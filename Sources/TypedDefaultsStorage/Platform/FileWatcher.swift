@@ -71,10 +71,11 @@ package enum FileWatcher {
     private static let state = Locked(State())
     private static let queue = DispatchQueue(label: "TypedDefaults.fileWatcher")
 
-    /// Calls `handler` (on a background queue) after `file` may have changed.
-    package static func watch(_ file: URL, handler: @escaping @Sendable () -> Void) {
+    /// Calls `handler` (on a background queue) after `file` may have changed. A suite's folder
+    /// is made where it is missing (`makingFolder`); an administrator's is only waited for.
+    package static func watch(_ file: URL, makingFolder: Bool = true, handler: @escaping @Sendable () -> Void) {
         #if os(Linux)
-            if watchWithInotify(file, handler: handler) { return }
+            if watchWithInotify(file, makingFolder: makingFolder, handler: handler) { return }
         #endif
         pollFile(handler)
     }
@@ -96,9 +97,11 @@ package enum FileWatcher {
         /// Events that end a watch, or leave it on a folder that is no longer at its path.
         private static let selfEvents = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
 
-        private static func watchWithInotify(_ file: URL, handler: @escaping @Sendable () -> Void) -> Bool {
+        private static func watchWithInotify(
+            _ file: URL, makingFolder: Bool, handler: @escaping @Sendable () -> Void
+        ) -> Bool {
             let folder = file.deletingLastPathComponent()
-            DurableFile.makeFolder(folder, mode: 0o700)
+            if makingFolder { DurableFile.makeFolder(folder, mode: 0o700) }
             return state.withLock { state in
                 if state.descriptor < 0 {
                     let descriptor = inotify_init1(Int32(IN_CLOEXEC))

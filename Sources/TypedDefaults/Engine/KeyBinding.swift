@@ -135,12 +135,13 @@
         case .missing:
             return defaultInForce(in: state)
         case .cached(.failure):
-            return defaultSource.value
+            return defaultInForce(in: state, caching: false)
         case .cached(.success(let value)), .decoded(.success(let value)):
             return value
         case .decoded(.failure(let error)):
             DefaultsError.report(error)
-            return defaultSource.value
+            // Not cached: the failure is, for `load()` to throw.
+            return defaultInForce(in: state, caching: false)
         }
     }
 
@@ -150,10 +151,12 @@
         let read = state.read(slot, as: Value.self)
         guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
         // Not while the suite cannot be read, nor again after the store refused it: the
-        // initial value shows, and the failure was reported once. Nor for a locked key.
+        // initial value shows, and the failure was reported once. Nor for a locked key, nor
+        // one outside an administrator's bounds: a read writes nothing the store would refuse.
         guard state.mayStoreInitialValue(slot) else { return read }
         switch Conversion.encode(applyingRules(to: initialValue), key: key) {
         case .success(let object):
+            guard state.admitsInitialValue(object, in: slot) else { return read }
             // Atomic, so that of two first reads, in two threads or processes, one stores.
             state.update(slot, within: .none) { current in current ?? object }
             let stored = state.read(slot, as: Value.self)
@@ -216,7 +219,9 @@
         var problems: [DefaultsError] = []
         withoutActuallyEscaping(body) { body in
             state.update(slot, within: sizeLimit) { current in
-                var value = self.defaultSource.value
+                // With nothing stored, the body starts from what a read shows: the default
+                // moved inside an administrator's range, which its result is judged by.
+                var value = current == nil ? self.defaultInForce(in: state, caching: false) : self.defaultSource.value
                 if let current {
                     switch Conversion.decode(current, as: Value.self, key: self.key) {
                     case .success(let stored): value = stored

@@ -249,6 +249,11 @@ import TypedDefaultsStorage
         lock.withLock { slot.isLoaded && !slot.initialValueNotStored && slot.managed?.lockedBy == nil }
     }
 
+    /// Whether the administrator's layer lets `object` be stored as the slot's initial value.
+    func admitsInitialValue(_ object: StoredObject, in slot: KeySlot) -> Bool {
+        lock.withLock { slot.managed?.refusal(of: object, key: slot.key.name) == nil }
+    }
+
     /// Records that storing the initial value stored nothing.
     func initialValueNotStored(_ slot: KeySlot) {
         lock.withLock { slot.initialValueNotStored = true }

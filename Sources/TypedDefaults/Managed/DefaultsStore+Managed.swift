@@ -114,8 +114,8 @@ extension KeyBinding {
     }
 
     /// The default a read gives when no layer holds a value: the code's, moved inside an
-    /// administrator's range where one excludes it; cached as a read's decode is.
-    func defaultInForce(in state: SuiteState) -> Value {
+    /// administrator's range where one excludes it; with `caching`, cached as a read's decode is.
+    func defaultInForce(in state: SuiteState, caching: Bool = true) -> Value {
         let value = defaultSource.value
         guard let (bound, generation) = state.lock.withLock({ slot.managed?.bound.map { ($0, slot.generation) } })
         else { return value }
@@ -125,6 +125,7 @@ extension KeyBinding {
         {
             inForce = decoded
         }
+        guard caching else { return inForce }
         state.lock.withLock {
             if slot.generation == generation, slot.isLoaded {
                 slot.cache(Result<Value, DefaultsError>.success(inForce))

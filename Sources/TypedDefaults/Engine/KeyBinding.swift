@@ -135,13 +135,12 @@
         case .missing:
             return defaultInForce(in: state)
         case .cached(.failure):
-            return defaultInForce(in: state, caching: false)
+            return valueUnderUnreadable(in: state)
         case .cached(.success(let value)), .decoded(.success(let value)):
             return value
         case .decoded(.failure(let error)):
             DefaultsError.report(error)
-            // Not cached: the failure is, for `load()` to throw.
-            return defaultInForce(in: state, caching: false)
+            return valueUnderUnreadable(in: state)
         }
     }
 

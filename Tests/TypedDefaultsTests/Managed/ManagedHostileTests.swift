@@ -212,6 +212,17 @@ private struct HostileMachine {
         #expect(store.userValue(of: .upload) == nil)
     }
 
+    @Test func aStoredValueOfTheWrongTypeReadsTheAdministratorsDefault() throws {
+        var administration = DefaultsAdministration(source: "hostile.plist")
+        administration.setDefault(20, for: .upload)
+        let store = DefaultsStore.inMemory()
+        try store.editStoredValues { $0["maxUploadMB"] = .string("lots") }
+        store.administer(administration)
+        let (read, _) = ReportedErrors.during { store[.upload] }
+        #expect(read == 20, "the administrator's default, the next layer down")
+        #expect(store.valueSource(of: .upload) == .administratorDefault(from: "hostile.plist"))
+    }
+
     @Test func extremeStoredValuesClampToTheNearestEnd() throws {
         let store = DefaultsStore.inMemory()
         var administration = DefaultsAdministration(source: "hostile.bounds")

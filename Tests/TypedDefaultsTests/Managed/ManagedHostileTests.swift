@@ -168,6 +168,32 @@ private struct HostileMachine {
         #expect(store[.telemetry] == false && store.userValue(of: .telemetry) == false)
     }
 
+    @Test func anErrorHandlerThatUsesTheStoreInsideAnUpdateNeitherDeadlocksNorWrites() throws {
+        let machine = try HostileMachine()
+        defer { machine.remove() }
+        try Data("telemetry\n".utf8).write(to: machine.adminFile("locks"))
+        let store = machine.store()
+        let seen = Collected<Bool>()
+        let (_, errors) = ReportedErrors.during(reaction: {
+            // The handler reads the store, writes another key and flushes, from inside the
+            // update whose body made the refused write.
+            seen.append(store[.telemetry])
+            store[.ratio] = 0.25
+            try? store.flush()
+        }) {
+            store.update(.free) { free in
+                free = 9
+                store[.telemetry] = false
+            }
+        }
+        #expect(errors.count == 1 && seen.all == [true], "\(errors)")
+        #expect(store[.free] == 9 && store[.ratio] == 0.25 && store[.telemetry] == true)
+        let reopened = machine.store()
+        #expect(reopened.storedValue(forKey: "free") == .integer(9))
+        #expect(reopened.storedValue(forKey: "ratio") == .real(0.25))
+        #expect(reopened.storedValue(forKey: "telemetry") == nil)
+    }
+
     // MARK: - Reads at the edges of a bound
 
     @Test func anUpdateOfABoundedKeyStartsFromTheValueARead() {

@@ -135,12 +135,12 @@
         case .missing:
             return defaultInForce(in: state)
         case .cached(.failure):
-            return defaultSource.value
+            return valueUnderUnreadable(in: state)
         case .cached(.success(let value)), .decoded(.success(let value)):
             return value
         case .decoded(.failure(let error)):
             DefaultsError.report(error)
-            return defaultSource.value
+            return valueUnderUnreadable(in: state)
         }
     }
 
@@ -150,10 +150,12 @@
         let read = state.read(slot, as: Value.self)
         guard case .missing = read, case .initial(let initialValue) = defaultSource else { return read }
         // Not while the suite cannot be read, nor again after the store refused it: the
-        // initial value shows, and the failure was reported once. Nor for a locked key.
+        // initial value shows, and the failure was reported once. Nor for a locked key, nor
+        // one outside an administrator's bounds: a read writes nothing the store would refuse.
         guard state.mayStoreInitialValue(slot) else { return read }
         switch Conversion.encode(applyingRules(to: initialValue), key: key) {
         case .success(let object):
+            guard state.admitsInitialValue(object, in: slot) else { return read }
             // Atomic, so that of two first reads, in two threads or processes, one stores.
             state.update(slot, within: .none) { current in current ?? object }
             let stored = state.read(slot, as: Value.self)
@@ -216,7 +218,9 @@
         var problems: [DefaultsError] = []
         withoutActuallyEscaping(body) { body in
             state.update(slot, within: sizeLimit) { current in
-                var value = self.defaultSource.value
+                // With nothing stored, the body starts from what a read shows: the default
+                // moved inside an administrator's range, which its result is judged by.
+                var value = current == nil ? self.defaultInForce(in: state, caching: false) : self.defaultSource.value
                 if let current {
                     switch Conversion.decode(current, as: Value.self, key: self.key) {
                     case .success(let stored): value = stored

@@ -27,7 +27,7 @@ extension SuiteState {
         guard case .files(let suite, let folders) = administration else { return }
         var after = AfterUnlock()
         defer { after.run() }
-        administrationReads.withLock { _ in
+        administrationReads.withLock {
             if unlessRead, lock.withLock({ administrationRead }) { return }
             let (layer, problems) = Self.readAdministration(suite: suite, in: folders)
             lock.withLock {

@@ -82,8 +82,9 @@ import TypedDefaultsStorage
     /// Whether the administrator's files have been read once.
     @exclusivity(unchecked) var administrationRead = false
     /// Serializes reading the administrator's files and installing what they give, so an older
-    /// read never replaces a newer one.
-    let administrationReads = Locked<Void>(())
+    /// read never replaces a newer one. A plain lock: ThreadSanitizer takes a `Locked<Void>`'s
+    /// access to its empty state, under the lock, for a race.
+    let administrationReads = PlainLock()
 
     private static let serials = Locked<UInt64>(0)
 
@@ -247,6 +248,11 @@ import TypedDefaultsStorage
     /// read, and no attempt since the slot last changed stored nothing.
     func mayStoreInitialValue(_ slot: KeySlot) -> Bool {
         lock.withLock { slot.isLoaded && !slot.initialValueNotStored && slot.managed?.lockedBy == nil }
+    }
+
+    /// Whether the administrator's layer lets `object` be stored as the slot's initial value.
+    func admitsInitialValue(_ object: StoredObject, in slot: KeySlot) -> Bool {
+        lock.withLock { slot.managed?.refusal(of: object, key: slot.key.name) == nil }
     }
 
     /// Records that storing the initial value stored nothing.

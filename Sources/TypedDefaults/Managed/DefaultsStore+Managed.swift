@@ -94,7 +94,9 @@ extension KeyBinding {
     }
 
     func valueSource(in state: SuiteState) -> DefaultsValueSource {
-        let (entry, user) = state.managedState(of: slot)
+        var (entry, user) = state.managedState(of: slot)
+        // A value that cannot be read is none: a read gives the next layer down.
+        if let object = user, case .failure = Conversion.decode(object, as: Value.self, key: key) { user = nil }
         if let entry { return entry.source(user: user) }
         return user == nil ? .codeDefault : .user
     }
@@ -113,9 +115,20 @@ extension KeyBinding {
         return applyingRules(to: value)
     }
 
+    /// What a read gives when the object in force cannot be decoded: the layers under the
+    /// user's, as when the user has no value. Not cached: the failure is, for `load()` to throw.
+    func valueUnderUnreadable(in state: SuiteState) -> Value {
+        if let object = state.lock.withLock({ slot.managed?.inForce(nil) }),
+            case .success(let value) = Conversion.decode(object, as: Value.self, key: key)
+        {
+            return value
+        }
+        return defaultInForce(in: state, caching: false)
+    }
+
     /// The default a read gives when no layer holds a value: the code's, moved inside an
-    /// administrator's range where one excludes it; cached as a read's decode is.
-    func defaultInForce(in state: SuiteState) -> Value {
+    /// administrator's range where one excludes it; with `caching`, cached as a read's decode is.
+    func defaultInForce(in state: SuiteState, caching: Bool = true) -> Value {
         let value = defaultSource.value
         guard let (bound, generation) = state.lock.withLock({ slot.managed?.bound.map { ($0, slot.generation) } })
         else { return value }
@@ -125,6 +138,7 @@ extension KeyBinding {
         {
             inForce = decoded
         }
+        guard caching else { return inForce }
         state.lock.withLock {
             if slot.generation == generation, slot.isLoaded {
                 slot.cache(Result<Value, DefaultsError>.success(inForce))

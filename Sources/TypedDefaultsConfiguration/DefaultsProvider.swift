@@ -34,6 +34,10 @@
     ///   the provider is made and at each ``fetchValue(forKey:type:)`` of it (which reads the schema
     ///   again too, and tells its watchers of a change), and answered as a string marked
     ///   `isSecret`; a keyring that cannot answer is reported, and the key has no value.
+    /// - A managed suite gives the value in force: a lock's value (none, so the reader's default,
+    ///   where the administrator fixed none), the user's inside the administrator's bounds, else
+    ///   the administrator's default. ``isLocked(_:)`` and ``administration(of:)`` say which file
+    ///   set it; watchers hear a lock, a default or a bound that comes or goes.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public final class DefaultsProvider: Sendable {
         /// The store the values come from.
@@ -75,8 +79,69 @@
             state = Mutex(ProviderState(values: [:]))
             let token = store.observe { [weak self] change in self?.storeChanged(change.key) }
             observation.withLock { $0 = token }
-            let values = try store.storedValues()
+            let values = valuesInForce(try store.storedValues(), alsoOf: [])
             _ = state.withLock { $0.takeIn(values, since: 0, provider: self) }
+        }
+
+        /// What an administrator set for the suite's key `key` names (its components joined with
+        /// "."): the file that locks it, its default, its bounds, and where the value the provider
+        /// gives came from.
+        ///
+        /// ```swift
+        /// if let file = provider.administration(of: "http.maxConnections").lockedBy { log("set by \(file)") }
+        /// ```
+        public func administration(of key: ConfigKey) -> DefaultsKeyAdministration {
+            store.administration(ofKey: key.components.joined(separator: "."))
+        }
+
+        /// Whether an administrator locked the key: the provider gives the administrator's value,
+        /// whatever the user stored, and a write of it is refused.
+        public func isLocked(_ key: ConfigKey) -> Bool {
+            !administration(of: key).isWritable
+        }
+
+        /// The value a read of `key` gives, `user` being the user's own: read through the store,
+        /// which applies a lock, a default and the bounds, where an administrator set any.
+        func valueInForce(_ key: String, user: DefaultsStoredValue?) -> DefaultsStoredValue? {
+            let managed = store.administration(ofKey: key)
+            guard managed.lockedBy != nil || managed.administratorDefault != nil || managed.bounds != nil else {
+                return user
+            }
+            // By name, as any stored value; a lock without a value of its own leaves the reader's default.
+            return UserDefault<DefaultsStoredValue?>(key, store: store).wrappedValue
+        }
+
+        /// The values in force of the user's `stored` keys and of `keys`, those the provider gives
+        /// an administrator's value of (which the user's stored values do not list).
+        func valuesInForce(
+            _ stored: [DefaultsStoredKey: DefaultsStoredValue], alsoOf keys: Set<DefaultsStoredKey>
+        ) -> [DefaultsStoredKey: DefaultsStoredValue] {
+            var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+            for key in keys.union(stored.keys) { values[key] = valueInForce(key.name, user: stored[key]) }
+            return values
+        }
+
+        /// The provider's copy, with the administrator's default of `key` taken in the first time
+        /// the key is asked for and is not stored: the one value of a managed suite that neither
+        /// the stored values nor a change the store heard of gives.
+        func values(answering key: AbsoluteConfigKey) -> [DefaultsStoredKey: DefaultsStoredValue] {
+            let storedKey = DefaultsStoredKey(key.components.joined(separator: "."))
+            let (values, since) = state.withLock { state in
+                (
+                    state.values,
+                    state.values[storedKey] != nil || state.asked.contains(storedKey) ? nil : state.changeCount
+                )
+            }
+            guard let since else { return values }
+            let administrators = valueInForce(storedKey.name, user: nil)
+            return state.withLock { state in
+                state.asked.insert(storedKey)
+                // A change the store told of meanwhile has the newer value.
+                if let administrators, state.values[storedKey] == nil, (state.lastChange[storedKey] ?? 0) <= since {
+                    state.values[storedKey] = administrators
+                }
+                return state.values
+            }
         }
 
         /// Takes in the key's current value after the store heard of a change, and tells the
@@ -85,7 +150,7 @@
         /// it then leaves the key as it is (see ``ProviderState/takeIn(_:since:provider:)``).
         private func storeChanged(_ key: String) {
             let storedKey = DefaultsStoredKey(key)
-            let current = store.storedValue(forKey: key)
+            let current = valueInForce(key, user: store.storedValue(forKey: key))
             let deliveries = state.withLock { state -> ProviderState.Deliveries? in
                 state.changeCount += 1
                 state.lastChange[storedKey] = state.changeCount
@@ -154,7 +219,7 @@
         /// another type is thrown as a ``DefaultsProviderTypeMismatch`` and reported to
         /// `DefaultsError.handler`.
         public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-            try reportingLookup(key, type, in: state.withLock { $0.values })
+            try reportingLookup(key, type, in: values(answering: key))
         }
 
         /// Reads the backend again (another process's write not heard of yet, a server), then the
@@ -176,7 +241,8 @@
                 deliver(state.withLock { $0.deliveries(afterChangeOf: Array(changed), provider: self) })
             }
             store.refresh()
-            let fetched = try store.storedValues()
+            let known = state.withLock { Set($0.values.keys).union($0.asked) }
+            let fetched = valuesInForce(try store.storedValues(), alsoOf: known)
             let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }
             deliver(deliveries)
             return try reportingLookup(key, type, in: values)

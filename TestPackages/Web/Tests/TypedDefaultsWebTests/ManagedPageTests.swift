@@ -136,7 +136,9 @@ import TypedDefaultsWeb
         try "# the page's test\ntheme\n".write(to: locks, atomically: true, encoding: .utf8)
         let defaults = try PropertyListSerialization.data(fromPropertyList: ["theme": "dark"], format: .xml, options: 0)
         try defaults.write(to: admin.appendingPathComponent("\(suite).plist"))
-        let limits: [String: Any] = ["fontSize": ["minimum": 10, "maximum": 20]]
+        let limits: [String: Any] = [
+            "fontSize": ["minimum": 10, "maximum": 20], "theme": ["allowed": ["light", "dark"]],
+        ]
         try PropertyListSerialization.data(fromPropertyList: limits, format: .xml, options: 0)
             .write(to: admin.appendingPathComponent("\(suite).bounds"))
         let server = try await ServeTests.Server(suite: suite, environment: ["XDG_CONFIG_DIRS": admin.path])
@@ -148,6 +150,8 @@ import TypedDefaultsWeb
         #expect(theme["lockedBy"] as? String == locks.path, "the file, markup and all, as text: \(theme)")
         #expect(theme["value"] as? String == "dark", "the administrator's value is in force: \(theme)")
         #expect(theme["stored"] as? Bool == true, "the user's own value is kept")
+        let allowed = try #require(theme["bounds"] as? [String: Any], "\(theme)")
+        #expect(allowed["options"] as? [Int] == [1, 2], "light and dark of system, light, dark: \(allowed)")
         let fontSize = try #require(try ServeTests.row(listed.body, "fontSize"))
         #expect(fontSize["value"] as? Int == 20, "the user's 40 reads as the range's nearest end: \(fontSize)")
         let bounds = try #require(fontSize["bounds"] as? [String: Any], "\(fontSize)")

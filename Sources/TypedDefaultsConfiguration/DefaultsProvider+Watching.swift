@@ -16,8 +16,6 @@
         var changeCount: UInt64 = 0
         /// The count at each key's last change, for telling a fetch's values from newer ones.
         var lastChange: [DefaultsStoredKey: UInt64] = [:]
-        /// The keys looked up in the administrator's layer when first asked for, unstored.
-        var asked: Set<DefaultsStoredKey> = []
         /// The stored value each reported mismatch was reported for.
         var reportedMismatches: [MismatchID: DefaultsStoredValue?] = [:]
 
@@ -118,8 +116,6 @@
             let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(
                 bufferingPolicy: .bufferingNewest(1))
             let id = UUID()
-            // An administrator's default of a key the user has not stored, in the copy from here on.
-            _ = values(answering: key)
             let (initial, values) = state.withLock { state in
                 let result = Result { () throws(DefaultsProviderTypeMismatch) in
                     try lookup(key, type, in: state.values)

@@ -79,7 +79,7 @@
             state = Mutex(ProviderState(values: [:]))
             let token = store.observe { [weak self] change in self?.storeChanged(change.key) }
             observation.withLock { $0 = token }
-            let values = valuesInForce(try store.storedValues(), alsoOf: [])
+            let values = valuesInForce(try store.storedValues(), alsoOf: store.administeredKeys())
             _ = state.withLock { $0.takeIn(values, since: 0, provider: self) }
         }
 
@@ -100,48 +100,25 @@
             !administration(of: key).isWritable
         }
 
-        /// The value a read of `key` gives, `user` being the user's own: read through the store,
-        /// which applies a lock, a default and the bounds, where an administrator set any.
+        /// The value a read of `key` gives, `user` being the user's own: the store's, which
+        /// applies a lock, a default and the bounds, where an administrator set any. A lock with no
+        /// value of its own gives none: the reader's default, as the code's is in the program.
         func valueInForce(_ key: String, user: DefaultsStoredValue?) -> DefaultsStoredValue? {
             let managed = store.administration(ofKey: key)
             guard managed.lockedBy != nil || managed.administratorDefault != nil || managed.bounds != nil else {
                 return user
             }
-            // By name, as any stored value; a lock without a value of its own leaves the reader's default.
-            return UserDefault<DefaultsStoredValue?>(key, store: store).wrappedValue
+            return managed.valueInForce
         }
 
-        /// The values in force of the user's `stored` keys and of `keys`, those the provider gives
-        /// an administrator's value of (which the user's stored values do not list).
+        /// The values in force of the user's `stored` keys and of `keys`, those an administrator
+        /// set (the user's stored values do not list an administrator's default).
         func valuesInForce(
-            _ stored: [DefaultsStoredKey: DefaultsStoredValue], alsoOf keys: Set<DefaultsStoredKey>
+            _ stored: [DefaultsStoredKey: DefaultsStoredValue], alsoOf keys: [DefaultsStoredKey]
         ) -> [DefaultsStoredKey: DefaultsStoredValue] {
             var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
-            for key in keys.union(stored.keys) { values[key] = valueInForce(key.name, user: stored[key]) }
+            for key in Set(keys).union(stored.keys) { values[key] = valueInForce(key.name, user: stored[key]) }
             return values
-        }
-
-        /// The provider's copy, with the administrator's default of `key` taken in the first time
-        /// the key is asked for and is not stored: the one value of a managed suite that neither
-        /// the stored values nor a change the store heard of gives.
-        func values(answering key: AbsoluteConfigKey) -> [DefaultsStoredKey: DefaultsStoredValue] {
-            let storedKey = DefaultsStoredKey(key.components.joined(separator: "."))
-            let (values, since) = state.withLock { state in
-                (
-                    state.values,
-                    state.values[storedKey] != nil || state.asked.contains(storedKey) ? nil : state.changeCount
-                )
-            }
-            guard let since else { return values }
-            let administrators = valueInForce(storedKey.name, user: nil)
-            return state.withLock { state in
-                state.asked.insert(storedKey)
-                // A change the store told of meanwhile has the newer value.
-                if let administrators, state.values[storedKey] == nil, (state.lastChange[storedKey] ?? 0) <= since {
-                    state.values[storedKey] = administrators
-                }
-                return state.values
-            }
         }
 
         /// Takes in the key's current value after the store heard of a change, and tells the
@@ -219,7 +196,7 @@
         /// another type is thrown as a ``DefaultsProviderTypeMismatch`` and reported to
         /// `DefaultsError.handler`.
         public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-            try reportingLookup(key, type, in: values(answering: key))
+            try reportingLookup(key, type, in: state.withLock { $0.values })
         }
 
         /// Reads the backend again (another process's write not heard of yet, a server), then the
@@ -241,8 +218,7 @@
                 deliver(state.withLock { $0.deliveries(afterChangeOf: Array(changed), provider: self) })
             }
             store.refresh()
-            let known = state.withLock { Set($0.values.keys).union($0.asked) }
-            let fetched = valuesInForce(try store.storedValues(), alsoOf: known)
+            let fetched = valuesInForce(try store.storedValues(), alsoOf: store.administeredKeys())
             let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }
             deliver(deliveries)
             return try reportingLookup(key, type, in: values)

@@ -17,6 +17,9 @@
         let keyring: any Keyring
         /// The suite's name, which files its secrets in the keyring.
         let suiteName: String
+        /// The keys an administrator set a default, a lock or bounds for: listed even when the
+        /// user stores none and the schema does not declare them.
+        let administered: [DefaultsStoredKey]
         /// The suite, asked for what an administrator set for a key (a lock, a default, bounds) as
         /// each row is written: a row an event sends has the administrator's files as they are.
         let store: DefaultsStore
@@ -28,7 +31,8 @@
                 return SettingRows(
                     schema: schema, values: try store.storedValues(), keyring: keyring,
                     // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
-                    suiteName: store.suiteName ?? schema?.suite ?? "", store: store)
+                    suiteName: store.suiteName ?? schema?.suite ?? "", administered: store.administeredKeys(),
+                    store: store)
             }
         }
 
@@ -47,11 +51,11 @@
             KeyringItem(service: suiteName, account: key)
         }
 
-        /// The keys, in the page's order.
+        /// The keys, in the page's order: the schema's, then the others stored or administered.
         var keys: [DefaultsStoredKey] {
             let declared = (schema?.keys ?? []).map { DefaultsStoredKey($0.name) }
             let known = Set(declared)
-            return declared + values.keys.filter { !known.contains($0) }.sorted()
+            return declared + Set(values.keys).union(administered).filter { !known.contains($0) }.sorted()
         }
 
         /// The prefix of the keys the library keeps for itself, as ``DefaultsStore/migrationVersionKey``
@@ -107,7 +111,9 @@
             ]
             let managed = store.administration(ofKey: key.name)
             members += managedMembers(managed)
-            members.append(("value", inForce(key.name, stored, declared?.defaultValue, managed)?.json() ?? "null"))
+            // The value in force: the store's where a layer holds one, else the schema's default.
+            let shown = managed.valueInForce ?? declared?.defaultValue
+            members.append(("value", shown?.json() ?? "null"))
             // Left out, not null, when there is none to give: `null` is an optional's `nil`.
             if let defaultValue = declared?.defaultValue { members.append(("default", defaultValue.json())) }
             if let declared { members.append(("formattedDefault", text(declared.formattedDefaultValue))) }
@@ -156,19 +162,6 @@
                 members.append(("administratorDefaultSource", text(managed.administratorDefaultSource ?? "")))
             }
             return members
-        }
-
-        /// The value a read gives, as the store layers it: a lock's value, the user's (moved
-        /// inside the administrator's range), the administrator's default, else the schema's.
-        private func inForce(
-            _ key: String, _ stored: DefaultsStoredValue?, _ schemaDefault: DefaultsStoredValue?,
-            _ managed: DefaultsKeyAdministration
-        ) -> DefaultsStoredValue? {
-            guard managed.lockedBy != nil || managed.administratorDefault != nil || managed.bounds != nil else {
-                return stored ?? schemaDefault
-            }
-            // Read by name as any stored value: the store applies the lock, the default and the bounds.
-            return UserDefault<DefaultsStoredValue?>(key, store: store).wrappedValue ?? schemaDefault
         }
 
         /// A range's ends, read from the bound's words ("1 to 50", "at least 1", "at most 50"):

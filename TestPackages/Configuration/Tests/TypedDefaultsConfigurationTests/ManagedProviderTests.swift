@@ -25,6 +25,12 @@ import TypedDefaultsConfiguration
 
     @Test func theValueInForceAndWhetherItIsLocked() throws {
         let provider = try DefaultsProvider(store: try Self.managedStore())
+        // A snapshot taken before any key was asked for has the administrator's values too.
+        let snapshot = provider.snapshot()
+        #expect(
+            try snapshot.value(forKey: AbsoluteConfigKey(["http", "port"]), type: .int).value?.content == .int(8443))
+        let channel = try snapshot.value(forKey: AbsoluteConfigKey(["updates", "channel"]), type: .string)
+        #expect(channel.value?.content == .string("beta"))
         let config = ConfigReader(provider: provider)
         #expect(config.int(forKey: "http.port", default: 80) == 8443, "the lock's value")
         #expect(config.string(forKey: "updates.channel", default: "stable") == "beta", "the administrator's default")

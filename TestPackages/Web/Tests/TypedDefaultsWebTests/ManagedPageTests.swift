@@ -11,6 +11,7 @@ import TypedDefaultsWeb
 @Suite struct ManagedPageTests {
     static let volume = DefaultsKey<Int>("volume", default: 20)
     static let proxy = DefaultsKey<String>("net.proxy", default: "")
+    static let telemetry = DefaultsKey<Bool>("telemetry", default: true)
 
     /// A file name with markup in it: it comes back as text, exactly.
     static let file = "/etc/<b>admin</b>/page.locks"
@@ -44,10 +45,12 @@ import TypedDefaultsWeb
         }
     }
 
-    /// A store in memory whose administrator locks `net.*` and keeps `volume` in 1 to 50.
+    /// A store in memory whose administrator locks `net.*`, locks `telemetry` off and keeps
+    /// `volume` in 1 to 50.
     static func managedStore() throws -> DefaultsStore {
         var administration = DefaultsAdministration(source: file)
         administration.lock(keysWithPrefix: "net.")
+        administration.lock(telemetry, to: false)
         administration.limit(volume, to: 1...50)
         let store = DefaultsStore.inMemory(administration: administration)
         try store.editStoredValues { $0["volume"] = .integer(10) }
@@ -94,6 +97,18 @@ import TypedDefaultsWeb
         #expect(bounds["min"] as? Int == 1 && bounds["max"] as? Int == 50, "\(bounds)")
         // The file name is a JSON string, markup and all: the script sets it as text.
         #expect(listed.body.contains(#""source":"\#(Self.file)""#))
+    }
+
+    /// A locked row, listed though the user stores nothing and no schema declares it: read-only,
+    /// the administrator's value, and the lock's file as a JSON string, markup and all.
+    @Test(.timeLimit(.minutes(2))) func aLockedRowNamesItsFile() async throws {
+        let page = try await InProcess(store: try Self.managedStore())
+        let listed = try await page.send("GET", "api/settings")
+        let row = try #require(try ServeTests.row(listed.body, "telemetry"), "\(listed.body)")
+        #expect(row["locked"] as? Bool == true && row["source"] as? String == "locked", "\(row)")
+        #expect(row["lockedBy"] as? String == Self.file && row["value"] as? Bool == false, "\(row)")
+        #expect(row["sourceText"] as? String == "locked by \(Self.file)")
+        #expect(listed.body.contains(#""lockedBy":"\#(Self.file)""#), "text, never markup the page would parse")
     }
 
     /// The script that renders the rows disables a locked row's control and reset, says

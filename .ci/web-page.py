@@ -15,9 +15,12 @@ enters an out-of-range number and sees the refusal with nothing stored; writes w
 another process and sees the page update; resets a row; shows a key named like markup as text;
 and checks that another origin cannot change anything. A secret a schema declares, with a
 keyring daemon of its own: a write-only field that stores what is typed in the keyring, never
-shows it, and removes it. Then measures, from another process's
-write to the page's update (median), and GET /api/settings on a suite of 1,000 keys (requests a
-second). Exits 1 on the first failure, naming it.
+shows it, and removes it. A managed suite, with an administrator's folder of its own (its name
+markup) in XDG_CONFIG_DIRS: a locked row is read-only, says "Managed by your administrator" and
+names its file as text, the page's own PUT of it is refused (403) with nothing stored, a bounded
+choice lists only the allowed options, and the row becomes editable once the lock goes. Then
+measures, from another process's write to the page's update (median), and GET /api/settings on a
+suite of 1,000 keys (requests a second). Exits 1 on the first failure, naming it.
 """
 import http.client
 import json
@@ -118,6 +121,7 @@ def main():
     try:
         check_page(driver, server)
         measure(driver, server)
+        check_managed(driver)
         check_secret(driver)
     finally:
         driver.quit()
@@ -191,6 +195,57 @@ def check_secret(driver):
         for process in processes:
             process.kill()
             process.wait(timeout=10)
+
+
+def check_managed(driver):
+    """The demo's suite served with an administrator's folder that locks launchCount and lets
+    theme be only light or dark."""
+    admin = os.path.join(tempfile.mkdtemp(prefix="web-admin."), "<b>admin</b>")
+    os.makedirs(admin)
+    locks = os.path.join(admin, SUITE + ".locks")
+    with open(locks, "w") as file:
+        file.write("# the page's check\nlaunchCount\n")
+    with open(os.path.join(admin, SUITE + ".bounds"), "w") as file:
+        file.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>theme</key><dict>'
+                   '<key>allowed</key><array><string>light</string><string>dark</string></array></dict></dict></plist>\n')
+    before = stored("launchCount")
+    server = Server(SUITE, dict(os.environ, XDG_CONFIG_DIRS=admin))
+    try:
+        driver.get(server.url)
+        wait(lambda: row(driver, "launchCount") is not None, "the managed suite's rows")
+        section = row(driver, "launchCount")
+        if control(driver, "launchCount").is_enabled():
+            fail("a locked row's control is enabled")
+        if section.find_element(By.XPATH, ".//button[text()='Reset to default']").is_enabled():
+            fail("a locked row's reset is enabled")
+        note = section.find_element(By.CSS_SELECTOR, ".managed-note")
+        if not note.text.startswith("Managed by your administrator"):
+            fail(f"a locked row says {note.text!r}")
+        if note.find_element(By.CSS_SELECTOR, ".lock-file").text != locks or section.find_elements(By.TAG_NAME, "b"):
+            fail("the lock's file is not shown as text")
+        badge = section.find_element(By.CSS_SELECTOR, "h2 .source").text
+        if badge != "managed":
+            fail(f"a locked row is badged {badge!r}, not 'managed'")
+        options = [option.text for option in Select(control(driver, "theme")).options if option.is_enabled()]
+        if sorted(options) != ["dark", "light"]:
+            fail(f"theme, allowed light or dark, lists {options}")
+        # From the page itself, with its cookie and its own Origin, as a forged change would come.
+        answer = driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            fetch("api/settings/launchCount", { method: "PUT", headers: { "Content-Type": "application/json" },
+                body: '{"value": 7}' }).then((r) => r.json().then((body) => done([r.status, body.error])), (e) => done(String(e)));
+            """)
+        if not isinstance(answer, list) or answer[0] != 403 or locks not in answer[1]:
+            fail(f"the page's PUT of a locked key was not refused with 403 naming the file: {answer}")
+        if stored("launchCount") != before:
+            fail("a locked key's PUT was stored")
+        # The lock goes: the row can be changed again, without a reload.
+        os.remove(locks)
+        wait(lambda: control(driver, "launchCount").is_enabled(), "the row editable once the lock went", 5)
+        print("managed: locked row read-only, naming", locks, "; PUT refused:", answer[1])
+    finally:
+        server.stop()
 
 
 def check_page(driver, server):

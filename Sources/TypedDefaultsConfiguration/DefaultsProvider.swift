@@ -34,6 +34,10 @@
     ///   the provider is made and at each ``fetchValue(forKey:type:)`` of it (which reads the schema
     ///   again too, and tells its watchers of a change), and answered as a string marked
     ///   `isSecret`; a keyring that cannot answer is reported, and the key has no value.
+    /// - A managed suite gives the value in force: a lock's value (none, so the reader's default,
+    ///   where the administrator fixed none), the user's inside the administrator's bounds, else
+    ///   the administrator's default. ``isLocked(_:)`` and ``administration(of:)`` say which file
+    ///   set it; watchers hear a lock, a default or a bound that comes or goes.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public final class DefaultsProvider: Sendable {
         /// The store the values come from.
@@ -75,8 +79,46 @@
             state = Mutex(ProviderState(values: [:]))
             let token = store.observe { [weak self] change in self?.storeChanged(change.key) }
             observation.withLock { $0 = token }
-            let values = try store.storedValues()
+            let values = valuesInForce(try store.storedValues(), alsoOf: store.administeredKeys())
             _ = state.withLock { $0.takeIn(values, since: 0, provider: self) }
+        }
+
+        /// What an administrator set for the suite's key `key` names (its components joined with
+        /// "."): the file that locks it, its default, its bounds, and where the value the provider
+        /// gives came from.
+        ///
+        /// ```swift
+        /// if let file = provider.administration(of: "http.maxConnections").lockedBy { log("set by \(file)") }
+        /// ```
+        public func administration(of key: ConfigKey) -> DefaultsKeyAdministration {
+            store.administration(ofKey: key.components.joined(separator: "."))
+        }
+
+        /// Whether an administrator locked the key: the provider gives the administrator's value,
+        /// whatever the user stored, and a write of it is refused.
+        public func isLocked(_ key: ConfigKey) -> Bool {
+            !administration(of: key).isWritable
+        }
+
+        /// The value a read of `key` gives, `user` being the user's own: the store's, which
+        /// applies a lock, a default and the bounds, where an administrator set any. A lock with no
+        /// value of its own gives none: the reader's default, as the code's is in the program.
+        func valueInForce(_ key: String, user: DefaultsStoredValue?) -> DefaultsStoredValue? {
+            let managed = store.administration(ofKey: key)
+            guard managed.lockedBy != nil || managed.administratorDefault != nil || managed.bounds != nil else {
+                return user
+            }
+            return managed.valueInForce
+        }
+
+        /// The values in force of the user's `stored` keys and of `keys`, those an administrator
+        /// set (the user's stored values do not list an administrator's default).
+        func valuesInForce(
+            _ stored: [DefaultsStoredKey: DefaultsStoredValue], alsoOf keys: [DefaultsStoredKey]
+        ) -> [DefaultsStoredKey: DefaultsStoredValue] {
+            var values: [DefaultsStoredKey: DefaultsStoredValue] = [:]
+            for key in Set(keys).union(stored.keys) { values[key] = valueInForce(key.name, user: stored[key]) }
+            return values
         }
 
         /// Takes in the key's current value after the store heard of a change, and tells the
@@ -85,7 +127,7 @@
         /// it then leaves the key as it is (see ``ProviderState/takeIn(_:since:provider:)``).
         private func storeChanged(_ key: String) {
             let storedKey = DefaultsStoredKey(key)
-            let current = store.storedValue(forKey: key)
+            let current = valueInForce(key, user: store.storedValue(forKey: key))
             let deliveries = state.withLock { state -> ProviderState.Deliveries? in
                 state.changeCount += 1
                 state.lastChange[storedKey] = state.changeCount
@@ -176,7 +218,7 @@
                 deliver(state.withLock { $0.deliveries(afterChangeOf: Array(changed), provider: self) })
             }
             store.refresh()
-            let fetched = try store.storedValues()
+            let fetched = valuesInForce(try store.storedValues(), alsoOf: store.administeredKeys())
             let (values, deliveries) = state.withLock { $0.takeIn(fetched, since: since, provider: self) }
             deliver(deliveries)
             return try reportingLookup(key, type, in: values)

@@ -1,7 +1,8 @@
 #if Web
     /// The page, its script and its style, served from memory: nothing is read from disk, and the
     /// page needs no network but the server's. The script builds every element with the DOM and
-    /// sets every key, title and value as text (`textContent`, `value`), never as markup.
+    /// sets every key, title, value and file name as text (`textContent`, `value`), never as
+    /// markup.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     enum PageAssets {
         static func html(title: String) -> String {
@@ -37,6 +38,9 @@
             .source { font-size: 0.75rem; border-radius: 0.6rem; padding: 0 0.5rem; margin-left: 0.4rem; background: #eef; }
             .source.stored { background: #dfd; }
             .source.library { background: #fed; }
+            .source.managed { background: #eee; }
+            .origin, .bounds { color: #666; font-size: 0.85rem; overflow-wrap: anywhere; }
+            .managed-note { margin: 0; font-size: 0.85rem; overflow-wrap: anywhere; }
             .control { display: flex; align-items: center; gap: 0.6rem; }
             .range { flex: none; color: #666; font-size: 0.85rem; white-space: nowrap; }
             .reserved .value { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
@@ -84,7 +88,10 @@
                 case "choice": {
                     const select = element("select", { name: name });
                     let found = false;
+                    // Only the options the administrator allows, each keeping its index in the schema's list.
+                    const allowed = row.bounds && row.bounds.options ? new Set(row.bounds.options) : null;
                     row.options.forEach((option, index) => {
+                        if (allowed && !allowed.has(index)) { return; }
                         const choice = element("option", { value: String(index), text: option.title });
                         if (JSON.stringify(option.value) === JSON.stringify(row.value)) { choice.selected = true; found = true; }
                         select.append(choice);
@@ -105,6 +112,13 @@
                         input.min = String(row.range.min); input.max = String(row.range.max); input.step = String(row.range.step);
                     } else {
                         input.step = row.control === "integer" ? "1" : "any";
+                    }
+                    // The administrator's range, inside the schema's.
+                    if (row.bounds && "min" in row.bounds) {
+                        input.min = String(row.range ? Math.max(row.range.min, row.bounds.min) : row.bounds.min);
+                    }
+                    if (row.bounds && "max" in row.bounds) {
+                        input.max = String(row.range ? Math.min(row.range.max, row.bounds.max) : row.bounds.max);
                     }
                     input.value = row.value === null ? "" : String(row.value);
                     return input;
@@ -154,6 +168,12 @@
                 return "default: " + given + (row.shape ? " · " + row.shape : "");
             }
 
+            // The badge of where a row's value came from: its class and its text.
+            const BADGES = {
+                locked: ["source managed", "managed"], user: ["source stored", "stored"],
+                administratorDefault: ["source", "administrator's default"], codeDefault: ["source", "default"],
+            };
+
             function render(row) {
                 const heading = element("h2", {}, [document.createTextNode(row.title)]);
                 const key = element("div", { class: "key", text: row.key + (row.type ? " · " + row.type : "") });
@@ -171,16 +191,28 @@
                 const alert = element("p", { class: "alert", role: "alert" });
                 if (row.control === "secret") { return renderSecret(row, heading, key, info, alert); }
                 const input = control(row);
-                heading.append(element("span", { class: row.stored ? "source stored" : "source", text: row.stored ? "stored" : "default" }));
+                const badge = BADGES[row.source] || ["source", row.source];
+                heading.append(element("span", { class: badge[0], text: badge[1] }));
                 const reset = element("button", { type: "button", text: "Reset to default" });
                 const field = element("div", { class: "control" }, [input]);
                 // The range as a refusal names it ("0.0 to 1.0, step 0.1").
                 if (row.range) { field.append(element("span", { class: "range", text: row.range.text })); }
-                const made = element("section", { class: "row", dataset: { key: row.key } }, [
-                    heading, key, info, field,
-                    element("div", { class: "meta", text: meta(row) }),
-                    alert, reset,
-                ]);
+                const parts = [heading, key, info, field];
+                if (row.locked) {
+                    // Read-only: the server refuses a change (403) whatever sends it.
+                    input.disabled = true;
+                    reset.disabled = true;
+                    parts.push(element("p", { class: "managed-note" }, [
+                        element("span", { text: "Managed by your administrator" }), " ",
+                        element("code", { class: "lock-file", text: row.lockedBy }),
+                    ]));
+                }
+                if (row.bounds) {
+                    parts.push(element("div", { class: "bounds", text: "your administrator allows " + row.bounds.text + " (" + row.bounds.source + ")" }));
+                }
+                parts.push(element("div", { class: "origin", text: "value: " + row.sourceText }));
+                parts.push(element("div", { class: "meta", text: meta(row) }), alert, reset);
+                const made = element("section", { class: "row", dataset: { key: row.key, locked: String(row.locked) } }, parts);
                 input.addEventListener("change", () => save(row, input, alert));
                 reset.addEventListener("click", () => send(row.key, "DELETE", null, alert));
                 return made;
@@ -260,8 +292,9 @@
                 events.addEventListener("change", (event) => {
                     const row = JSON.parse(event.data);
                     const current = rowElement(row.key);
-                    // Not while its control is being edited.
-                    if (current && current.contains(document.activeElement) && document.activeElement.tagName !== "BUTTON") { return; }
+                    // Not while its control is being edited, unless a lock came or went: then at once.
+                    const editing = current && current.contains(document.activeElement) && document.activeElement.tagName !== "BUTTON";
+                    if (editing && current.dataset.locked === String(row.locked)) { return; }
                     replace(row);
                 });
                 events.onerror = () => { status.textContent = "Reconnecting…"; };

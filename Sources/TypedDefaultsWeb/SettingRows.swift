@@ -17,6 +17,12 @@
         let keyring: any Keyring
         /// The suite's name, which files its secrets in the keyring.
         let suiteName: String
+        /// The keys an administrator set a default, a lock or bounds for: listed even when the
+        /// user stores none and the schema does not declare them.
+        let administered: [DefaultsStoredKey]
+        /// The suite, asked for what an administrator set for a key (a lock, a default, bounds) as
+        /// each row is written: a row an event sends has the administrator's files as they are.
+        let store: DefaultsStore
 
         /// Reads a suite's rows as they are now: its published schema and its stored values.
         static func reader(_ store: DefaultsStore, keyring: any Keyring) -> @Sendable () throws -> SettingRows {
@@ -25,7 +31,8 @@
                 return SettingRows(
                     schema: schema, values: try store.storedValues(), keyring: keyring,
                     // The file's name, as the tool and `@Secret` name the suite: not a schema's word for it.
-                    suiteName: store.suiteName ?? schema?.suite ?? "")
+                    suiteName: store.suiteName ?? schema?.suite ?? "", administered: store.administeredKeys(),
+                    store: store)
             }
         }
 
@@ -44,11 +51,11 @@
             KeyringItem(service: suiteName, account: key)
         }
 
-        /// The keys, in the page's order.
+        /// The keys, in the page's order: the schema's, then the others stored or administered.
         var keys: [DefaultsStoredKey] {
             let declared = (schema?.keys ?? []).map { DefaultsStoredKey($0.name) }
             let known = Set(declared)
-            return declared + values.keys.filter { !known.contains($0) }.sorted()
+            return declared + Set(values.keys).union(administered).filter { !known.contains($0) }.sorted()
         }
 
         /// The prefix of the keys the library keeps for itself, as ``DefaultsStore/migrationVersionKey``
@@ -68,13 +75,18 @@
         }
 
         /// One key's row, as a JSON object:
-        /// `{"key", "title", "info", "type", "control", "declared", "reserved", "stored", "value"}`,
-        /// with `"default"` when the schema gives the default's stored form (`null` for an
-        /// optional's `nil`), `"formattedDefault"` when the schema declares the key, and
-        /// `"options"`, `"range"` (`{"min", "max", "step", "text"}`) and `"shape"` when the
-        /// schema has them. A secret's row has control `secret`, value `null` and `"secret"`
-        /// (`set`, `not set`, or why the keyring could not tell), and nothing of a copy in clear
-        /// the suite may hold but that it is there (`stored`).
+        /// `{"key", "title", "info", "type", "control", "declared", "reserved", "stored", "value",
+        /// "source", "sourceText", "locked"}`, with `"default"` when the schema gives the default's
+        /// stored form (`null` for an optional's `nil`), `"formattedDefault"` when the schema
+        /// declares the key, and `"options"`, `"range"` (`{"min", "max", "step", "text"}`) and
+        /// `"shape"` when the schema has them. `"value"` is the value in force; `"source"` says
+        /// where it came from (`locked`, `user`, `administratorDefault`, `codeDefault`), with
+        /// `"lockedBy"`, `"administratorDefault"` and `"administratorDefaultSource"` when an
+        /// administrator set them, and `"bounds"` (`{"text", "source"}`, with `"min"`, `"max"` and
+        /// the indexes of the allowed `"options"` where the bound gives them). A secret's row has
+        /// control `secret`, value `null` and `"secret"` (`set`, `not set`, or why the keyring
+        /// could not tell), and nothing of a copy in clear the suite may hold but that it is there
+        /// (`stored`).
         func row(_ key: DefaultsStoredKey) -> String {
             let declared = schema?[key.name]
             let stored = values[key]
@@ -97,7 +109,10 @@
                 ("reserved", Self.isReserved(key) ? "true" : "false"),
                 ("stored", stored == nil ? "false" : "true"),
             ]
-            let shown = stored ?? declared?.defaultValue
+            let managed = store.administration(ofKey: key.name)
+            members += managedMembers(managed)
+            // The value in force: the store's where a layer holds one, else the schema's default.
+            let shown = managed.valueInForce ?? declared?.defaultValue
             members.append(("value", shown?.json() ?? "null"))
             // Left out, not null, when there is none to give: `null` is an optional's `nil`.
             if let defaultValue = declared?.defaultValue { members.append(("default", defaultValue.json())) }
@@ -113,7 +128,86 @@
                 members.append(("range", "{\"min\":\(min),\"max\":\(max),\"step\":\(step),\"text\":\(described)}"))
             }
             if let shape = declared?.jsonShape { members.append(("shape", text("\(shape)"))) }
+            if let bounds = managed.bounds {
+                var bound = [("text", text(bounds)), ("source", text(managed.boundsSource ?? ""))]
+                if let (min, max) = Self.limits(bounds) {
+                    if let min { bound.append(("min", Self.number(min))) }
+                    if let max { bound.append(("max", Self.number(max))) }
+                }
+                if let options = declared?.options, let allowed = Self.allowedOptions(options.map(\.value), bounds) {
+                    bound.append(("options", "[" + allowed.map(String.init).joined(separator: ",") + "]"))
+                }
+                members.append(("bounds", "{" + bound.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"))
+            }
             return "{" + members.map { "\(text($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        }
+
+        /// Where the row's value came from, and the administrator's lock and default.
+        private func managedMembers(_ managed: DefaultsKeyAdministration) -> [(String, String)] {
+            // Named in the page's words; a source a later version adds, in its own.
+            let source =
+                switch managed.source {
+                case .locked: "locked"
+                case .administratorDefault: "administratorDefault"
+                case .codeDefault: "codeDefault"
+                default: managed.source == .user ? "user" : "\(managed.source)"
+                }
+            var members = [
+                ("source", text(source)), ("sourceText", text(managed.source.description)),
+                ("locked", managed.isWritable ? "false" : "true"),
+            ]
+            if let file = managed.lockedBy { members.append(("lockedBy", text(file))) }
+            if let value = managed.administratorDefault {
+                members.append(("administratorDefault", value.json()))
+                members.append(("administratorDefaultSource", text(managed.administratorDefaultSource ?? "")))
+            }
+            return members
+        }
+
+        /// A range's ends, read from the bound's words ("1 to 50", "at least 1", "at most 50"):
+        /// the only form the store gives them in; `nil` for a list of values.
+        static func limits(_ bounds: String) -> (min: Double?, max: Double?)? {
+            if let at = bounds.range(of: " to "), let min = Double(bounds[..<at.lowerBound]),
+                let max = Double(bounds[at.upperBound...])
+            {
+                return (min, max)
+            }
+            if bounds.hasPrefix("at least "), let min = Double(bounds.dropFirst("at least ".count)) {
+                return (min, nil)
+            }
+            if bounds.hasPrefix("at most "), let max = Double(bounds.dropFirst("at most ".count)) { return (nil, max) }
+            return nil
+        }
+
+        /// The indexes of the options a list bound (`one of "stable", "beta"`) allows, each found by
+        /// the words the bound names it with; `nil` when the bound is no list.
+        static func allowedOptions(_ options: [DefaultsStoredValue], _ bounds: String) -> [Int]? {
+            guard bounds.hasPrefix("one of ") else { return nil }
+            let list = String(bounds.dropFirst("one of ".count))
+            return options.indices.filter { index in
+                words(options[index]).contains { named in
+                    list == named || list.hasPrefix(named + ", ") || list.hasSuffix(", " + named)
+                        || list.contains(", " + named + ", ")
+                }
+            }
+        }
+
+        /// How a bound's words may name `value`: a string quoted, a number or flag as written.
+        private static func words(_ value: DefaultsStoredValue) -> [String] {
+            switch value {
+            case .string(let string): ["\"\(string)\""]
+            case .integer(let number): ["\(number)"]
+            case .unsignedInteger(let number): ["\(number)"]
+            case .real(let number):
+                number == number.rounded() && abs(number) < 1e15 ? ["\(number)", String(Int64(number))] : ["\(number)"]
+            case .boolean(let flag): [flag ? "true" : "false", flag ? "1" : "0"]
+            default: []
+            }
+        }
+
+        /// A bound's end as a JSON number: a whole one without a fraction.
+        private static func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         }
 
         /// Which control fits the key: `flag`, `choice`, `number` (with the range), `integer`,

@@ -27,6 +27,10 @@
     ///   its value; `PUT` with `{"value": "…"}` stores a new one in the keyring (never the suite),
     ///   `DELETE` removes it; 503 with `{"error": "…"}` when the keyring cannot; a `PUT` with
     ///   `"secret": true` of a key the schema no longer declares secret is 409, nothing stored;
+    /// - a `PUT` or `DELETE` of a key an administrator locked, or a `PUT` of a value outside the
+    ///   administrator's bounds: 403 with `{"error": "…"}` naming the key and the file, nothing
+    ///   stored or removed; each row says where its value came from, and which file locks or
+    ///   bounds it;
     /// - a `PUT` or `DELETE` of a key the library keeps for itself (named `TypedDefaults.…`, as
     ///   `TypedDefaults.schemaVersion`): 403 with `{"error": "…"}`, nothing stored or removed;
     /// - `GET /api/events`: the rows that change, as server-sent events.
@@ -224,6 +228,7 @@
                 let rows = try rows()
                 let declared = rows.schema?[key]
                 if let declared, declared.isSecret { return writeSecret(key, value, rows) }
+                if let refused = refusingLocked(key) { return refused }
                 // Typed into a secret's field of a page loaded before the schema changed: never
                 // written in the suite, where it would be in clear.
                 if sentAsSecret {
@@ -249,7 +254,8 @@
                 if case .sizeLimitExceeded = error {
                     return refusal(.init(code: 507, reasonPhrase: "Insufficient Storage"), "\(error)")
                 }
-                return refusal(.internalServerError, "\(error)")
+                return Self.administratorsRefusal(error).map { refusal(.forbidden, $0) }
+                    ?? refusal(.internalServerError, "\(error)")
             } catch {
                 return refusal(.internalServerError, "\(error)")
             }
@@ -266,11 +272,30 @@
                         return refusal(.serviceUnavailable, "the secret \(key) was not removed: \(error)")
                     }
                     hub.changed(key)
+                } else if let refused = refusingLocked(key) {
+                    return refused
                 }
                 try store.editStoredValues { $0[DefaultsStoredKey(key)] = nil }
                 return json(.ok, try rows().row(DefaultsStoredKey(key)))
             } catch {
-                return refusal(.internalServerError, "\(error)")
+                return Self.administratorsRefusal(error).map { refusal(.forbidden, $0) }
+                    ?? refusal(.internalServerError, "\(error)")
+            }
+        }
+
+        /// 403 for a key an administrator locked: a request that bypasses the page's disabled
+        /// control changes nothing, and hears which file locks it.
+        private func refusingLocked(_ key: String) -> Response? {
+            guard let file = store.administration(ofKey: key).lockedBy else { return nil }
+            return refusal(.forbidden, "\(DefaultsError.locked(key: key, path: file))")
+        }
+
+        /// The store's refusal of an edit an administrator's lock or bounds forbid, in words that
+        /// name the key and the file; `nil` for any other error.
+        static func administratorsRefusal(_ error: any Error) -> String? {
+            switch error as? DefaultsError {
+            case .locked?, .outsideAdministratorBounds?: "\(error)"
+            default: nil
             }
         }
 

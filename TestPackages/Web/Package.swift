@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "TypedDefaults", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSchema", package: "TypedDefaults"),
                 .product(name: "TypedDefaultsSecrets", package: "TypedDefaults"),
+                // The page in this process, over a store in memory with an administration of its own.
+                .product(name: "TypedDefaultsWeb", package: "TypedDefaults"),
             ]
         )
     ],

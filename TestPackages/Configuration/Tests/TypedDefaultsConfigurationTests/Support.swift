@@ -13,8 +13,16 @@ enum Suites {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-configuration-\(UUID())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         setenv("XDG_CONFIG_HOME", folder.path, 1)
+        // Read once, at a suite's first use: never the machine's own administrator's files.
+        try? FileManager.default.createDirectory(at: administrator, withIntermediateDirectories: true)
+        setenv("XDG_CONFIG_DIRS", administrator.path, 1)
         return folder
     }()
+
+    /// The administrator's folder of these tests: a test managing a suite writes its files,
+    /// named by the suite's name no other test uses, before the suite's first use.
+    static let administrator = FileManager.default.temporaryDirectory
+        .appendingPathComponent("typed-defaults-configuration-admin-\(UUID())")
 
     /// A suite no other test uses, and its store.
     static func make(_ label: String = #function) throws -> (name: String, store: DefaultsStore) {

@@ -107,7 +107,8 @@
 
         /// Refuses a database whose encoding cannot hold every character a key or value may have
         /// (LATIN1 has no 🙂; UTF8 holds them all, SQL_ASCII stores the bytes it is given), and
-        /// creates the tables when missing; closes `connection` when that fails.
+        /// creates the tables and triggers when missing (``setupStatement``); closes `connection`
+        /// when that fails.
         private func prepare(_ connection: PostgresConnection) -> EventLoopFuture<PostgresConnection> {
             let location = self.location
             var prepared = query("SELECT current_setting('server_encoding')", on: connection).flatMapThrowing {
@@ -121,19 +122,7 @@
                 // Under a lock of the table's name: two first connections creating the table at once
                 // would otherwise collide in PostgreSQL's catalog.
                 PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: binds(table)),
-                PostgresQuery(
-                    unsafeSQL: """
-                        CREATE TABLE IF NOT EXISTS \(table) (
-                            suite text NOT NULL, key text NOT NULL, value text NOT NULL,
-                            version bigint NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
-                            PRIMARY KEY (suite, key))
-                        """),
-                PostgresQuery(
-                    unsafeSQL: """
-                        CREATE TABLE IF NOT EXISTS \(commitLog) (
-                            id text PRIMARY KEY, suite text NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())
-                        """),
-                PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(commitLog)_time ON \(commitLog) (committed_at)"),
+                PostgresQuery(unsafeSQL: setupStatement),
                 "COMMIT",
             ]
             for step in steps {

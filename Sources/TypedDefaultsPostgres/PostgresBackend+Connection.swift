@@ -270,6 +270,8 @@
     /// parameters, nor the password.
     struct PostgresProblem: Error, CustomStringConvertible {
         let description: String
+        /// The server's SQLSTATE, when it answered with this error.
+        let state: String?
         /// Whether the server answered with this error (so a transaction it ends stored nothing).
         let isServerError: Bool
         /// See ``PostgresBackend/isPassing(_:)``.
@@ -279,6 +281,7 @@
             guard let error = error as? PSQLError else {
                 // Connecting failed below PostgreSQL (refused, unreachable, reset): the network's.
                 description = "PostgreSQL: \(String(describing: type(of: error)))"
+                state = nil
                 isServerError = false
                 isPassing = true
                 return
@@ -286,7 +289,8 @@
             let message =
                 error.serverInfo?[.message] ?? error.underlying.map { "\(error.code) (\($0))" } ?? "\(error.code)"
             description = "PostgreSQL: \(message)"
-            guard let state = error.serverInfo?[.sqlState] else {
+            state = error.serverInfo?[.sqlState]
+            guard let state else {
                 isServerError = false
                 isPassing = [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
                     .contains(error.code)

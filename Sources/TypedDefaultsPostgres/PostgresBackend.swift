@@ -29,6 +29,11 @@ import TypedDefaultsStorage
     /// change. Values are always bound as parameters, never spliced into SQL; the password is used to
     /// log in and appears in no error or location.
     ///
+    /// Beside it, the administrator's table (`typed_defaults_admin`) holds each suite's defaults and
+    /// locks, which every member reads (``loadAdministration()``) and the server itself enforces:
+    /// a trigger refuses a write of a locked key from any client. See "The fleet's administrator"
+    /// in the library's overview.
+    ///
     /// What the server could never store is refused where it is written, never at commit, where it
     /// would fail every commit and hold back every other change: a suite name holding U+0000 when the
     /// backend is made, a key holding it or too long, and a value too large, by
@@ -53,6 +58,9 @@ import TypedDefaultsStorage
         // immutable.
 
         public let location: String
+        /// What a lock's refusal and ``DefaultsValueSource`` name as where the administrator's
+        /// layer is kept: the location of the suite's rows in the administrator's table.
+        let administrationSource: String
         /// The largest value stored, in bytes of its JSON form.
         public let maximumValueBytes: Int
         /// How long connecting may take: the connection, TLS and the login.
@@ -154,6 +162,7 @@ import TypedDefaultsStorage
             let database = configuration.database.map { "/\($0)" } ?? ""
             let host = configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? "socket"
             location = "postgres://\(configuration.username)@\(host)\(database)/\(table)#\(suite)"
+            administrationSource = "postgres://\(configuration.username)@\(host)\(database)/\(table)_admin#\(suite)"
         }
 
         /// The server PostgreSQL's standard environment variables name: `PGHOST` (a host, or a
@@ -200,13 +209,23 @@ import TypedDefaultsStorage
         /// The table of recent commits' ids, which a commit whose answer was lost is looked up in.
         var commitLog: String { "\(table)_commits" }
 
+        /// The administrator's table: each suite's defaults and locks, which members only read.
+        var administrationTable: String { "\(table)_admin" }
+
         public func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+            try read { connection throws(DefaultsError) in try rows(of: connection, locking: false) }
+        }
+
+        /// Runs `body`, a read, on the backend's connection: failing at once on one of the
+        /// backend's own event loops, or while the last attempt to connect failed, and waiting
+        /// ``connectTimeout`` and ``requestTimeout`` at most.
+        func read<Result>(_ body: (PostgresConnection) throws(DefaultsError) -> Result) throws(DefaultsError)
+            -> Result
+        {
             guard !isOnOwnEventLoop else { throw .readFailed(path: location, underlying: OnOwnEventLoop()) }
             do throws(DefaultsError) {
                 let deadline = Self.instant(after: connectTimeout + requestTimeout)
-                return try withConnection(before: deadline, failingFast: true) { connection throws(DefaultsError) in
-                    try rows(of: connection, locking: false)
-                }
+                return try withConnection(before: deadline, failingFast: true, body)
             } catch {
                 // A query that failed here failed a read: nothing was to be written.
                 if case .writeFailed(let path, let underlying) = error {
@@ -297,9 +316,19 @@ import TypedDefaultsStorage
                     }
                     attempt.outcomeUnknown = false
                 }
+                let isLocked = try administratorLocks(of: connection)
                 let stored = try rows(of: connection, locking: true)
                 var values = stored
-                for (key, value) in changes { values[key] = value }
+                // A write of a key locked before this machine heard of it is kept out, as the
+                // store would have refused it, and reported once committed.
+                var refused: [DefaultsStoredKey] = []
+                for (key, value) in changes {
+                    guard !isLocked(key) else {
+                        if stored[key].map(PostgresRows.text) != value.map(PostgresRows.text) { refused.append(key) }
+                        continue
+                    }
+                    values[key] = value
+                }
                 try edit(&values)
                 var changed = false
                 for (key, value) in values {
@@ -310,15 +339,17 @@ import TypedDefaultsStorage
                     if let old = stored[key], PostgresRows.text(old).utf8.elementsEqual(json.utf8) { continue }
                     try checkKey(key.name)
                     try checkValue(json, forKey: key.name)
-                    try run(upsert(key: key.name, value: json), on: connection)
+                    if isLocked(key) { throw .locked(key: key.name, path: administrationSource) }
+                    try write(upsert(key: key.name, value: json), key: key.name, on: connection)
                     changed = true
                 }
                 for key in stored.keys where values[key] == nil {
-                    try run(
+                    if isLocked(key) { throw .locked(key: key.name, path: administrationSource) }
+                    try write(
                         PostgresQuery(
                             unsafeSQL: "DELETE FROM \(table) WHERE suite = $1 AND key = $2",
                             binds: binds(suite, key.name)),
-                        on: connection)
+                        key: key.name, on: connection)
                     changed = true
                 }
                 if changed {
@@ -340,6 +371,7 @@ import TypedDefaultsStorage
                 attempt.outcomeUnknown = changed
                 try run("COMMIT", on: connection)
                 attempt.outcomeUnknown = false
+                reportRefused(refused)
                 return values
             } catch {
                 // The server answered with an error: the transaction ended without storing anything.

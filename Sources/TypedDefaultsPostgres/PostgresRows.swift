@@ -28,6 +28,43 @@ package enum PostgresRows {
         }
         return values
     }
+
+    /// The layer a suite's rows of the administrator's table give, `source` naming it: each
+    /// row's value (JSON, as above) the key's default, each locked row a lock, and a locked row
+    /// whose key ends in `*` a lock of every key beginning with the rest (its value is not
+    /// read). `nil` for no rows.
+    ///
+    /// - Throws: why the first row whose value is not the JSON form does not read, naming its key.
+    package static func administration(
+        _ rows: some Sequence<(key: String, value: String?, locked: Bool)>, source: String
+    ) throws(RowError) -> DefaultsBackendAdministration? {
+        var administration = DefaultsBackendAdministration(source: source)
+        var isEmpty = true
+        for (key, text, locked) in rows {
+            isEmpty = false
+            if locked, let prefix = lockedPrefix(key) {
+                administration.lockedPrefixes.append(prefix)
+                continue
+            }
+            if locked { administration.lockedKeys.insert(DefaultsStoredKey(key)) }
+            guard let text else { continue }
+            do {
+                administration.defaults[DefaultsStoredKey(key)] = try DefaultsStoredValue(json: text)
+            } catch {
+                throw RowError(key: key, reason: error.description)
+            }
+        }
+        // In one order, so that two reads of the same rows give equal layers.
+        administration.lockedPrefixes.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return isEmpty ? nil : administration
+    }
+
+    /// What a locked row's key locks every key beginning with, when it ends in `*` (`net.*`,
+    /// `*` alone for every key), as a locks file's line does; `nil` for a key locked alone.
+    package static func lockedPrefix(_ key: String) -> String? {
+        guard key.unicodeScalars.last == "*" else { return nil }
+        return String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
+    }
 }
 
 /// A row whose value does not read as the JSON form.

@@ -47,6 +47,11 @@ extension SuiteState {
     func ensureLoaded() {
         if BackendCall.loading == location { return }
         ensureAdministrationRead()
+        defer {
+            if let failure = settleAdministrationFailure(valuesRead: lock.withLock { hasLoaded }) {
+                DefaultsError.report(failure)
+            }
+        }
         let (due, startsObserving) = lock.withLock { () -> (Bool, Bool) in
             let startsObserving = !isObserving
             isObserving = true

@@ -17,24 +17,76 @@ extension SuiteState {
     /// Reads the administrator's layer the first time the suite is used: before anything of
     /// the suite is read, so no read ever shows a value the layer overrides.
     func ensureAdministrationRead() {
-        guard case .files = administration, lock.withLock({ !administrationRead }) else { return }
+        switch administration {
+        case .files, .backend: break
+        case .given, nil: return
+        }
+        guard lock.withLock({ !administrationRead }) else { return }
         rereadAdministration(unlessRead: true)
     }
 
-    /// Reads the administrator's files again (a watcher saw one of them change) and installs
-    /// what they give; `unlessRead`, only if no read did yet.
-    func rereadAdministration(unlessRead: Bool = false) {
-        guard case .files(let suite, let folders) = administration else { return }
+    /// Reads the administrator's layer again (a watcher saw one of its files change, or the
+    /// backend announced a change) and installs what it gives; `unlessRead`, only if no read
+    /// did yet. Returns whether the layer read differs from the one before.
+    @discardableResult
+    func rereadAdministration(unlessRead: Bool = false) -> Bool {
         var after = AfterUnlock()
         defer { after.run() }
-        administrationReads.withLock {
-            if unlessRead, lock.withLock({ administrationRead }) { return }
-            let (layer, problems) = Self.readAdministration(suite: suite, in: folders)
+        return administrationReads.withLock { reads in
+            if unlessRead, lock.withLock({ administrationRead }) { return false }
+            let layer: ManagedLayer?
+            switch administration {
+            case .files(let suite, let folders):
+                let read = Self.readAdministration(suite: suite, in: folders)
+                after.reportAll(read.problems)
+                layer = read.layer
+            case .backend(let backend):
+                switch backend.loadAdministration() {
+                case .success(let read):
+                    reads.failing = false
+                    if read == reads.last, lock.withLock({ administrationRead }) { return false }
+                    reads.last = read
+                    layer = read.map(ManagedLayer.init)
+                case .failure(let error):
+                    // The layer read last stays: a server that cannot be reached for a while
+                    // neither unlocks what it locked nor fills the handler with one report a
+                    // change. Writes it still refuses are refused where it stores them. The
+                    // values are read next, which tells whether to report it (see
+                    // ``settleAdministrationFailure(valuesRead:)``).
+                    if !reads.failing { reads.unreported = error }
+                    reads.failing = true
+                    lock.withLock { administrationRead = true }
+                    return false
+                }
+            case .given, nil:
+                return false
+            }
             lock.withLock {
                 administrationRead = true
-                after.reportAll(problems)
                 install(layer, &after)
             }
+            return true
+        }
+    }
+
+    /// Settles the failure of the last read of a backend's layer once the values were read
+    /// after it. When they could not be read either, the backend cannot be reached, which its
+    /// loads and commits report, and the next failure is looked at afresh. When they could,
+    /// the failure may have passed (a server restarting): the layer is read once more, and a
+    /// second failure is the one to report. Called holding none of the suite's locks.
+    func settleAdministrationFailure(valuesRead: Bool) -> DefaultsError? {
+        guard case .backend = administration else { return nil }
+        let readAgain = administrationReads.withLock { reads in
+            guard reads.unreported != nil else { return false }
+            reads.unreported = nil
+            reads.failing = false
+            return valuesRead
+        }
+        guard readAgain else { return nil }
+        rereadAdministration()
+        return administrationReads.withLock { reads in
+            defer { reads.unreported = nil }
+            return reads.unreported
         }
     }
 
@@ -140,6 +192,9 @@ enum AdministrationSource: Sendable {
     case files(suite: String, folders: AdministratorFolders)
     /// A layer given in code: a test's, or an in-memory store's for a preview.
     case given(ManagedLayer)
+    /// What a program's backend keeps (``DefaultsBackend/loadAdministration()``), read at first
+    /// use and again each time the backend announces a change.
+    case backend(ExternalBackend)
 
     /// This process's administrator's folders, found once: `$XDG_CONFIG_DIRS` is read at start.
     static let folders = AdministratorFolders.current
@@ -150,7 +205,25 @@ enum AdministrationSource: Sendable {
     }
 }
 
+/// What the reads of a backend's administrator's layer found: the layer read last, to tell a
+/// change from a read that found the same, and whether reads are failing, so that a run of
+/// failures is reported once.
+struct AdministrationReads {
+    var last: DefaultsBackendAdministration?
+    var failing = false
+    /// A read's failure, until the values read after it tell whether to report it.
+    var unreported: DefaultsError?
+}
+
 extension ManagedLayer {
+    /// The layer a program's backend gives, every entry naming its `source`.
+    init(_ administration: DefaultsBackendAdministration) {
+        let source = administration.source
+        for (key, value) in administration.defaults { defaults[key] = (StoredObject(value.plistObject), source) }
+        for key in administration.lockedKeys { locks[key] = source }
+        prefixLocks = administration.lockedPrefixes.map { (prefix: $0, source: source) }
+    }
+
     /// The layer the administrator's files give: the most important folder's default wins, a
     /// lock in any folder locks, and a file that restricts and cannot be read locks everything.
     init(_ files: AdministratorFiles) {

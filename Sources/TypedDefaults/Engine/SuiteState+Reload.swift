@@ -31,16 +31,23 @@ extension SuiteState {
     /// backend that holds every write as it is made. Without it (an explicit
     /// ``DefaultsStore/refresh()``), a key the backend changed since this process last saw it
     /// replaces a write of the same key not yet flushed: the backend's is the later write.
-    /// Returns whether the backend held anything else than what this process knew.
+    /// A program's backend's administrator's layer is read again first, loaded or not (its
+    /// first read may have failed). Returns whether the backend held anything else than what
+    /// this process knew.
     @discardableResult
     func reload(onlyIfChanged: Bool = false) -> Bool {
         var after = AfterUnlock()
         defer { after.run() }
-        // A suite not loaded yet has nothing to refresh; its first read will see the file as it
-        // is then (a watcher catching a file halfway written must not stand in for that read).
-        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return false }
         // Inside an update's body the commit in progress already holds the freshest contents.
         if joinableTransaction() != nil { return false }
+        var administrationChanged = false
+        var valuesRead = false
+        if case .backend = administration { administrationChanged = rereadAdministration() }
+        // Once the commit lock is given back, before observers are told.
+        defer { after.report(settleAdministrationFailure(valuesRead: valuesRead)) }
+        // A suite not loaded yet has nothing to refresh; its first read will see the file as it
+        // is then (a watcher catching a file halfway written must not stand in for that read).
+        if onlyIfChanged, !lock.withLock({ hasLoaded }) { return administrationChanged }
         // Serialized with commits, so an old read can never undo a newer commit.
         do {
             try commits.lock(waitingAtMost: CommitWait.lock)
@@ -56,6 +63,8 @@ extension SuiteState {
         }
         defer { commits.unlock() }
         let contents = backend.reload(onlyIfChanged: onlyIfChanged)
+        // A program's backend answers `.whole` for values it could read, else `.unchanged`.
+        if case .whole = contents { valuesRead = true }
         return lock.withLock {
             var changed = false
             switch contents {
@@ -86,7 +95,7 @@ extension SuiteState {
             case .unchanged:
                 break
             }
-            return changed
+            return changed || administrationChanged
         }
     }
 

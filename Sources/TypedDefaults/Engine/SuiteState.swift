@@ -79,12 +79,11 @@ import TypedDefaultsStorage
     let administration: AdministrationSource?
     /// The administrator's layer, `nil` when there is none: see SuiteState+Managed.swift.
     @exclusivity(unchecked) var managed: ManagedLayer?
-    /// Whether the administrator's files have been read once.
+    /// Whether the administrator's layer has been read once (or its first read failed).
     @exclusivity(unchecked) var administrationRead = false
-    /// Serializes reading the administrator's files and installing what they give, so an older
-    /// read never replaces a newer one. A plain lock: ThreadSanitizer takes a `Locked<Void>`'s
-    /// access to its empty state, under the lock, for a race.
-    let administrationReads = PlainLock()
+    /// Serializes reading the administrator's layer and installing what it gives, so an older
+    /// read never replaces a newer one; holds what a backend's reads found.
+    let administrationReads = Locked(AdministrationReads())
 
     private static let serials = Locked<UInt64>(0)
 

@@ -101,6 +101,48 @@ public protocol DefaultsBackend: Sendable {
     ///   - key: the key it is written under.
     func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError)
 
+    /// The administrator's layer the backend keeps beside the suite's values (a fleet's
+    /// administrator table), or `nil` when it keeps none: defaults under each user's own values,
+    /// and keys no user may write (see <doc:ManagedSettings>). Read at the suite's first use,
+    /// before its values, and again each time ``observeChanges(_:)`` calls its handler, so a
+    /// change of the layer is announced as a change of the values is. The default returns `nil`.
+    ///
+    /// The store enforces the layer; a backend shared by machines should also refuse a write
+    /// of a locked key where it stores it, so that a program not using the store is refused too.
+    ///
+    /// - Throws: When the layer cannot be read: the store reports it once, until a read
+    ///   succeeds, and keeps the layer it read last (none before the first read).
+    func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration?
+}
+
+/// An administrator's defaults and locks that a ``DefaultsBackend`` keeps for its suite, which
+/// ``DefaultsBackend/loadAdministration()`` returns.
+///
+/// ```swift
+/// DefaultsBackendAdministration(
+///     source: "postgres://db.internal/app typed_defaults_admin",
+///     defaults: ["updateChannel": .string("stable")], lockedKeys: ["telemetry"], lockedPrefixes: ["net."])
+/// ```
+public struct DefaultsBackendAdministration: Sendable, Hashable {
+    /// What errors and ``DefaultsValueSource`` name as where the layer is kept.
+    public var source: String
+    /// The administrator's value of each key: the default under the user's own value, or the
+    /// value a lock fixes.
+    public var defaults: [DefaultsStoredKey: DefaultsStoredValue]
+    /// Keys that read the administrator's value (else the code's default) and refuse every write.
+    public var lockedKeys: Set<DefaultsStoredKey>
+    /// Locks every key that begins with one of these, scalar for scalar; `""` locks every key.
+    public var lockedPrefixes: [String]
+
+    public init(
+        source: String, defaults: [DefaultsStoredKey: DefaultsStoredValue] = [:],
+        lockedKeys: Set<DefaultsStoredKey> = [], lockedPrefixes: [String] = []
+    ) {
+        self.source = source
+        self.defaults = defaults
+        self.lockedKeys = lockedKeys
+        self.lockedPrefixes = lockedPrefixes
+    }
 }
 
 extension DefaultsBackend {
@@ -110,4 +152,7 @@ extension DefaultsBackend {
     ///   - value: the value being written.
     ///   - key: the key it is written under.
     public func check(_ value: DefaultsStoredValue, forKey key: DefaultsStoredKey) throws(DefaultsError) {}
+
+    /// No administrator's layer: the suite is read as the user's values and the code's defaults.
+    public func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration? { nil }
 }

@@ -21,9 +21,10 @@ extension DefaultsStore {
             self.init(state: suite.state, durability: durability)
             return
         }
-        let state = SuiteRegistry.state(for: .backend(backend.location), label: backend.location) {
-            ExternalBackend(backend: backend)
-        }
+        let external = ExternalBackend(backend: backend)
+        let state = SuiteRegistry.state(
+            for: .backend(backend.location), label: backend.location, administration: .backend(external)
+        ) { external }
         self.init(state: state, durability: durability)
     }
 

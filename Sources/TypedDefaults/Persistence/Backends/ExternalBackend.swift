@@ -24,6 +24,14 @@ struct ExternalBackend: StoreBackend {
         }
     }
 
+    /// The backend's administrator's layer, read as its values are: a backend that reads its
+    /// own store from there gets the code's defaults.
+    func loadAdministration() -> Result<DefaultsBackendAdministration?, DefaultsError> {
+        BackendCall.$loading.withValue(backend.location) {
+            Result { () throws(DefaultsError) in try backend.loadAdministration() }
+        }
+    }
+
     /// A program's backend may wait out timeouts before a load fails (a database that does not
     /// answer): failed loads are tried again after a growing pause, not on every read.
     var loadsCheaply: Bool { false }

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import TypedDefaults
+
+extension DefaultsKeys {
+    fileprivate static let telemetry = DefaultsKey<Bool>("telemetry", default: true)
+    fileprivate static let channel = DefaultsKey<String>("updateChannel", default: "beta")
+    fileprivate static let proxy = DefaultsKey<String>("net.proxy", default: "direct")
+    fileprivate static let free = DefaultsKey<Int>("free", default: 7)
+}
+
+/// A backend in memory that keeps an administrator's layer the test sets, and announces a
+/// change of it as a database's notification would.
+private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
+    // `layer`, `reads` and `handlers` only under `lock`; `inner` is Sendable.
+    let inner = SharedMemoryBackend(location: "administered.\(UUID())")
+    private let lock = NSLock()
+    private var layer: Result<DefaultsBackendAdministration?, DefaultsError> = .success(nil)
+    private var handlers: [@Sendable () -> Void] = []
+    private(set) var reads = 0
+
+    var location: String { inner.location }
+    var source: String { "\(location) administrator table" }
+
+    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
+
+    func commit(
+        _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
+        edit: (inout [DefaultsStoredKey: DefaultsStoredValue]) throws(DefaultsError) -> Void
+    ) throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        try inner.commit(changes, before: deadline, edit: edit)
+    }
+
+    func observeChanges(_ changed: @escaping @Sendable () -> Void) {
+        lock.withLock { handlers.append(changed) }
+    }
+
+    func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration? {
+        try lock.withLock {
+            reads += 1
+            return layer
+        }.get()
+    }
+
+    /// Sets the layer, or makes reading it fail, and announces the change when asked.
+    func administer(_ layer: Result<DefaultsBackendAdministration?, DefaultsError>, announcing: Bool = false) {
+        let handlers = lock.withLock {
+            self.layer = layer
+            return self.handlers
+        }
+        if announcing { handlers.forEach { $0() } }
+    }
+
+    /// The organisation's layer: a lock to a value, a default and a prefix lock.
+    var organisation: DefaultsBackendAdministration {
+        DefaultsBackendAdministration(
+            source: source, defaults: ["telemetry": .boolean(false), "updateChannel": .string("stable")],
+            lockedKeys: ["telemetry"], lockedPrefixes: ["net."])
+    }
+}
+
+/// The administrator's layer a program's backend keeps, read by the engine through
+/// `DefaultsBackend.loadAdministration()` and enforced as the administrator's files are.
+@Suite struct BackendAdministrationTests {
+    @Test func theLayerIsReadAtFirstUseAndEnforcedByTheStore() throws {
+        let backend = AdministeredBackend()
+        backend.administer(.success(backend.organisation))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        #expect(store[.channel] == "stable")
+        #expect(store.valueSource(of: .channel) == .administratorDefault(from: backend.source))
+        #expect(store[.telemetry] == false)
+        #expect(store.valueSource(of: .telemetry) == .locked(by: backend.source))
+        #expect(!store.isWritable(.proxy) && store.isWritable(.free))
+        let (_, reports) = ReportedErrors.during {
+            store[.telemetry] = true
+            store[.proxy] = "socks://elsewhere"
+        }
+        #expect(reports.count == 2)
+        #expect(reports.allSatisfy { if case .locked(_, backend.source) = $0 { true } else { false } }, "\(reports)")
+        let refused = try #require(throws: DefaultsError.self) {
+            try store.editStoredValues { values in
+                values["free"] = .integer(1)
+                values["telemetry"] = .boolean(true)
+            }
+        }
+        guard case .locked("telemetry", backend.source) = refused else {
+            Issue.record("not a lock's refusal: \(refused)")
+            return
+        }
+        #expect(try backend.load().isEmpty, "the whole edit was refused")
+        #expect(backend.reads == 1)
+    }
+
+    @Test func aBackendWithoutALayerReadsAsBefore() throws {
+        let backend = SharedMemoryBackend(location: "unadministered.\(UUID())")
+        #expect(try backend.loadAdministration() == nil)
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        store[.telemetry] = false
+        #expect(store.valueSource(of: .telemetry) == .user)
+        #expect(store.isWritable(.telemetry))
+    }
+
+    @Test func aLockTheBackendAnnouncesHidesTheUsersValueWhichShowsAgainOnceItGoes() async throws {
+        let backend = AdministeredBackend()
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        store[.telemetry] = true
+        store[.proxy] = "socks://mine"
+        let heard = Heard()
+        let observation = store.observe(.telemetry) { change in heard.add(change.newValue) }
+        defer { observation.cancel() }
+        backend.administer(.success(backend.organisation), announcing: true)
+        #expect(await eventually { !store.isWritable(.telemetry) })
+        #expect(store[.telemetry] == false && store[.proxy] == "direct")
+        #expect(store.userValue(of: .telemetry) == true, "the user's value is kept under the lock")
+        #expect(await eventually { heard.values == [false] })
+        backend.administer(.success(nil), announcing: true)
+        #expect(await eventually { store.isWritable(.telemetry) })
+        #expect(store[.telemetry] == true && store[.proxy] == "socks://mine")
+        #expect(await eventually { heard.values == [false, true] })
+    }
+
+    @Test func aLayerThatCannotBeReadIsReportedOnceAndTheLastOneKept() throws {
+        let backend = AdministeredBackend()
+        backend.administer(.success(backend.organisation))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        #expect(!store.isWritable(.telemetry))
+        let unreachable = DefaultsError.readFailed(path: backend.location, underlying: CocoaError(.fileReadUnknown))
+        backend.administer(.failure(unreachable))
+        let (_, failures) = ReportedErrors.during {
+            store.refresh()
+            store.refresh()
+        }
+        #expect(failures.count == 1, "\(failures)")
+        #expect(!store.isWritable(.telemetry) && store[.telemetry] == false, "the last layer read stays")
+        backend.administer(.success(nil))
+        let (_, none) = ReportedErrors.during { store.refresh() }
+        #expect(none.isEmpty && store.isWritable(.telemetry))
+        backend.administer(.failure(unreachable))
+        let (_, again) = ReportedErrors.during { store.refresh() }
+        #expect(again.count == 1, "a new run of failures is reported")
+    }
+
+    @Test func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceForTheLayerAndTheValues() {
+        let backend = AdministeredBackend()
+        let storage = backend.inner.storage
+        storage.lock.withLock { storage.isUnreachable = true }
+        backend.administer(.failure(SharedMemoryBackend.unreachable(backend.location)))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        let (_, reports) = ReportedErrors.during { #expect(store[.channel] == "beta") }
+        #expect(reports.count == 1, "\(reports)")
+        storage.lock.withLock { storage.isUnreachable = false }
+        backend.administer(.success(backend.organisation))
+        store.refresh()
+        #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
+    }
+
+    @Test func aFirstReadThatFailsLeavesTheSuiteUnlockedUntilAReadSucceeds() throws {
+        let backend = AdministeredBackend()
+        backend.administer(.failure(.readFailed(path: backend.location, underlying: CocoaError(.fileReadUnknown))))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        let (_, failures) = ReportedErrors.during { #expect(store[.channel] == "beta") }
+        #expect(failures.count == 1)
+        backend.administer(.success(backend.organisation))
+        store.refresh()
+        #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
+    }
+}
+
+/// Values an observer heard, from any thread.
+private final class Heard: @unchecked Sendable {  // `all` only under `lock`.
+    private let lock = NSLock()
+    private var all: [Bool] = []
+
+    func add(_ value: Bool) { lock.withLock { all.append(value) } }
+    var values: [Bool] { lock.withLock { all } }
+}
+
+/// Whether `condition` holds within 10 s, looked at every few milliseconds: what another thread
+/// does is waited for, never timed.
+private func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}

@@ -55,10 +55,11 @@ public struct DefaultsAdministration: Sendable {
         )
     }
 
-    /// Lets the user choose only inside `range`, as the integer form does.
-    public mutating func limit<Value: BinaryFloatingPoint>(_ key: DefaultsKey<Value>, to range: ClosedRange<Value>) {
+    /// Lets the user choose only inside `range`, as the integer form does: a bounds file's
+    /// numbers are reals whatever the key's type.
+    public mutating func limit<Value: BinaryFloatingPoint>(_ key: DefaultsKey<Value>, to range: ClosedRange<Double>) {
         layer.bounds[DefaultsStoredKey(key.name)] = (
-            .range(minimum: Double(range.lowerBound), maximum: Double(range.upperBound)), source
+            .range(minimum: range.lowerBound, maximum: range.upperBound), source
         )
     }
 

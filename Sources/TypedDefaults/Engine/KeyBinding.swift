@@ -246,18 +246,25 @@
     /// Decodes a stored object as a read sees it: the default when missing or unreadable, rules
     /// applied. The function holds the key, default and rules but not this binding, for
     /// callbacks kept by the slot: holding the binding would keep its `didSet` handlers alive.
-    func readDecoder() -> (StoredObject?) -> Value {
+    func readDecoder() -> (StoredObject?, ManagedBound?) -> Value {
         let (key, defaultSource, rules) = (key, defaultSource, rules)
-        return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
+        return { Self.decodeAsRead($0, bound: $1, key: key, defaultSource: defaultSource, rules: rules) }
     }
 
-    /// A stored object as a read sees it.
+    /// A stored object as a read sees it; with nothing in force under an administrator's
+    /// `bound`, the default moved inside it, as ``defaultInForce(in:caching:)`` gives it.
     fileprivate static func decodeAsRead(
-        _ object: StoredObject?, key: String, defaultSource: DefaultSource<Value>, rules: [DefaultsRule<Value>]
+        _ object: StoredObject?, bound: ManagedBound?, key: String, defaultSource: DefaultSource<Value>,
+        rules: [DefaultsRule<Value>]
     ) -> Value {
         var value = defaultSource.value
-        if let object, case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) {
-            value = stored
+        if let object {
+            if case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) { value = stored }
+        } else if let bound, case .success(let encoded) = Conversion.encode(value, key: key),
+            let clamped = bound.clamped(encoded),
+            case .success(let inside) = Conversion.decode(clamped, as: Value.self, key: key)
+        {
+            value = inside
         }
         return rules.applied(to: value, defaultValue: defaultSource.value)
     }
@@ -271,7 +278,9 @@
             let body = handler.body
             return (
                 owner: handler as AnyObject,
-                call: { (change: SlotChange) in body(decode(change.newObject), decode(change.oldObject)) }
+                call: { (change: SlotChange) in
+                    body(decode(change.newObject, change.newBound), decode(change.oldObject, change.oldBound))
+                }
             )
         }
         state.bind(callbacks, to: slot, replacing: replacing)
@@ -284,8 +293,8 @@ extension KeyBinding: @unchecked Sendable where Value: Sendable {}
 
 extension KeyBinding where Value: Sendable {
     /// ``readDecoder()`` for observers, which run on another thread.
-    func sendableReadDecoder() -> @Sendable (StoredObject?) -> Value {
+    func sendableReadDecoder() -> @Sendable (StoredObject?, ManagedBound?) -> Value {
         let (key, defaultSource, rules) = (key, defaultSource, rules)
-        return { Self.decodeAsRead($0, key: key, defaultSource: defaultSource, rules: rules) }
+        return { Self.decodeAsRead($0, bound: $1, key: key, defaultSource: defaultSource, rules: rules) }
     }
 }

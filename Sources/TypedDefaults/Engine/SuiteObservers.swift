@@ -7,6 +7,10 @@ struct SlotChange: Sendable {
     let oldObject: StoredObject?
     let newObject: StoredObject?
     let origin: DefaultsChangeOrigin
+    /// An administrator's bounds of the key before and after, which a decode of a missing
+    /// object applies to the default, as a read does.
+    var oldBound: ManagedBound? = nil
+    var newBound: ManagedBound? = nil
 }
 
 /// The observers of one suite, and the serial queue that delivers changes to them in the

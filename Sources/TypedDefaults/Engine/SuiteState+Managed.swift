@@ -141,9 +141,9 @@ extension SuiteState {
             let entry = layer?.entry(for: key)
             if ManagedEntry.same(slot.managed, entry) { continue }
             let user = slot.isLoaded ? slot.object : nil
-            let old = slot.managed.map { $0.inForce(user) } ?? user
+            let old = (object: slot.managed.map { $0.inForce(user) } ?? user, bound: slot.managed?.bound)
             slot.managed = entry
-            let new = entry.map { $0.inForce(user) } ?? user
+            let new = (object: entry.map { $0.inForce(user) } ?? user, bound: entry?.bound)
             slot.generation &+= 1
             slot.initialValueNotStored = false
             slot.clearCache()
@@ -155,12 +155,15 @@ extension SuiteState {
     /// Tells of a change of what `slot` reads as, or only of whether it may be written: its
     /// `didSet` callbacks run only for a change of value, observation tracking for either.
     private func announce(
-        _ slot: KeySlot, from old: StoredObject?, to new: StoredObject?, _ after: inout AfterUnlock
+        _ slot: KeySlot, from old: (object: StoredObject?, bound: ManagedBound?),
+        to new: (object: StoredObject?, bound: ManagedBound?), _ after: inout AfterUnlock
     ) {
         var callbacks = slot.liveCallbacks()
-        if StoredObject.same(old, new) { callbacks = callbacks.filter(\.tracksObservation) }
+        if StoredObject.same(old.object, new.object) { callbacks = callbacks.filter(\.tracksObservation) }
         guard !observers.isEmpty || !callbacks.isEmpty else { return }
-        let change = SlotChange(key: slot.key, oldObject: old, newObject: new, origin: .otherProcess)
+        let change = SlotChange(
+            key: slot.key, oldObject: old.object, newObject: new.object, origin: .otherProcess, oldBound: old.bound,
+            newBound: new.bound)
         if !observers.isEmpty { observers.enqueue(change) }
         after.call(callbacks, with: change)
     }

@@ -26,10 +26,15 @@ extension SuiteState {
                     initialKeys = []
                 }
                 for key in initialKeys {
-                    let current = loadedObject(slotLocked(for: key), &after)
+                    // As a read sees it: an administrator's lock or default in place of the user's.
+                    let slot = slotLocked(for: key)
+                    let current = objectInForce(slot, &after)
                     if keys == nil, current == nil { continue }
+                    let bound = slot.managed?.bound
                     observers.enqueue(
-                        SlotChange(key: key, oldObject: current, newObject: current, origin: .thisProcess), to: entry)
+                        SlotChange(
+                            key: key, oldObject: current, newObject: current, origin: .thisProcess, oldBound: bound,
+                            newBound: bound), to: entry)
                 }
             }
             return DefaultsObservation(observers: observers, entry: entry)

@@ -440,13 +440,15 @@ import TypedDefaultsStorage
         slot.initialValueNotStored = false
         slot.clearCache()
         guard isHeard else { return }
-        var (oldSeen, newSeen) = (old, object)
+        var change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if let entry = slot.managed {
             // Heard as reads see it: a change of a locked key's user value changes nothing seen.
-            (oldSeen, newSeen) = (entry.inForce(old), entry.inForce(object))
+            let (oldSeen, newSeen) = (entry.inForce(old), entry.inForce(object))
             if StoredObject.same(oldSeen, newSeen) { return }
+            change = SlotChange(
+                key: slot.key, oldObject: oldSeen, newObject: newSeen, origin: origin, oldBound: entry.bound,
+                newBound: entry.bound)
         }
-        let change = SlotChange(key: slot.key, oldObject: oldSeen, newObject: newSeen, origin: origin)
         if hasObservers { observers.enqueue(change) }
         after.call(callbacks, with: change)
     }

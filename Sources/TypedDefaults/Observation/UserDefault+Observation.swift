@@ -30,7 +30,8 @@ extension UserDefault where Value: Sendable {
         return store.state.addObserver(keys: [DefaultsStoredKey(key)], initial: initial) { change in
             handler(
                 DefaultsValueChange(
-                    key: key, oldValue: decode(change.oldObject), newValue: decode(change.newObject),
+                    key: key, oldValue: decode(change.oldObject, change.oldBound),
+                    newValue: decode(change.newObject, change.newBound),
                     origin: change.origin))
         }
     }

@@ -372,7 +372,7 @@ extension UserDefault where Value: Sendable {
     }
 
     /// Decodes a stored object as a read of this property sees it, for observers.
-    func typedDecoder() -> @Sendable (StoredObject?) -> Value {
+    func typedDecoder() -> @Sendable (StoredObject?, ManagedBound?) -> Value {
         keyBinding.sendableReadDecoder()
     }
 }

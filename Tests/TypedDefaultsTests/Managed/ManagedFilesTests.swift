@@ -12,36 +12,6 @@ extension DefaultsKeys {
     fileprivate static let shade = DefaultsKey<String>("shade", default: "light")
 }
 
-/// A user's folder and an administrator's, of one test, and a suite kept in the user's.
-private struct ManagedMachine {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("managed-\(UUID().uuidString)")
-    let suite = "com.example.managed"
-    var user: URL { root.appendingPathComponent("user") }
-    var admin: URL { root.appendingPathComponent("admin") }
-    var userFile: URL { user.appendingPathComponent("\(suite).plist") }
-    func adminFile(_ kind: String) -> URL { admin.appendingPathComponent("\(suite).\(kind)") }
-
-    init() throws {
-        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: admin, withIntermediateDirectories: true)
-    }
-
-    /// The user's suite as a program of this machine opens it, `XDG_CONFIG_DIRS` being `dirs`.
-    func store(dirs: String? = nil) -> DefaultsStore {
-        let folders = AdministratorFolders(environment: ["XDG_CONFIG_DIRS": dirs ?? admin.path], userFolder: user)
-        let state = SuiteRegistry.unlistedState(
-            backend: PlistFileBackend(file: PlistFile(url: userFile), suiteName: suite), label: suite,
-            fileURL: userFile, administration: .files(suite: suite, folders: folders))
-        return DefaultsStore(state: state, durability: .immediate)
-    }
-
-    func write(_ kind: String, _ text: String) throws {
-        try Data(text.utf8).write(to: adminFile(kind))
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: root) }
-}
-
 /// An administrator's files read, enforced and watched by a suite kept in a plist file.
 @Suite struct ManagedFilesTests {
     @Test func aDefaultALockABoundAndAPrefixLockHoldAndTheUsersFileStaysAsItIs() throws {
@@ -157,6 +127,35 @@ private struct ManagedMachine {
         #expect(!FileManager.default.fileExists(atPath: machine.userFile.path))
     }
 
+    /// An administrator's files only root may read (mode 0600), met by a user's program: run as
+    /// `nobody` when the tests run as root, else with the files' mode 000. The unreadable locks
+    /// lock every key; the unreadable defaults give none; the user's file is not touched.
+    @Test(.tags(.childProcess), .startsProcesses, .enabled(if: isLinux))
+    func filesOnlyRootMayReadLockEveryKeyAndNameTheFile() async throws {
+        let machine = try ManagedMachine()
+        defer { machine.remove() }
+        chmod(machine.root.path, 0o755)
+        chmod(machine.user.path, 0o777)
+        try machine.write("locks", "unrelated\n")
+        try machine.write("plist", "{ telemetry = NO; }")
+        let asRoot = getuid() == 0
+        for kind in ["locks", "plist"] { chmod(machine.adminFile(kind).path, asRoot ? 0o600 : 0o000) }
+        let launcher = asRoot ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let environment = Probe.environment([
+            "XDG_CONFIG_DIRS": machine.admin.path, "XDG_CONFIG_HOME": machine.user.path, "HOME": machine.user.path,
+        ])
+        let run = try await Probe.run(
+            ["managed-write", machine.suite, "false"], environment: environment, launcher: launcher, killAfter: 60)
+        #expect(run.status == 0, "\(run.errors)")
+        let locks = machine.adminFile("locks").path
+        #expect(
+            run.output.hasPrefix("telemetry=true reported="),
+            "the code's default, as no administrator's value could be read")
+        #expect(run.output.contains("\"telemetry\" is locked by your administrator in \(locks)"), "\(run.output)")
+        #expect(run.output.contains(machine.adminFile("plist").path), "the unreadable defaults are reported too")
+        #expect(!FileManager.default.fileExists(atPath: machine.userFile.path), "nothing written for the user")
+    }
+
     @Test func theUsersOwnFolderAndRelativeOrEmptyEntriesAreNoAdministrator() throws {
         let machine = try ManagedMachine()
         defer { machine.remove() }
@@ -181,7 +180,10 @@ private struct ManagedMachine {
         #expect(!FileManager.default.fileExists(atPath: missing.path), "an administrator's folder is never made")
     }
 
-    @Test func aLockAddedAndRemovedIsSeenByAnotherProcess() throws {
+    @Test(
+        .plistFilesOnly("corelibs `UserDefaults` does not tell of another process's writes"), .tags(.childProcess),
+        .startsProcesses)
+    func aLockAddedAndRemovedIsSeenByAnotherProcess() throws {
         let machine = try ManagedMachine()
         defer { machine.remove() }
         let environment = Probe.environment([
@@ -189,6 +191,12 @@ private struct ManagedMachine {
         ])
         let follower = try Probe.Running(["managed-follow", machine.suite], environment: environment)
         defer { _ = follower.end(with: SIGKILL) }
+        // Every wait for its lines is bounded: past a minute it is stopped, and its output ends.
+        let process = follower.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGKILL)
+        }
         #expect(
             follower.waitForLine { $0.hasPrefix("ready") }
                 == "ready telemetry=true writable=true source=the code's default")

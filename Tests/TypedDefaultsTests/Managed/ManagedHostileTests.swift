@@ -16,41 +16,6 @@ extension DefaultsKeys {
     fileprivate static let decomposedInPrefix = DefaultsKey<Int>("cafe\u{301}.size", default: 1)
 }
 
-extension DefaultsStore {
-    /// Installs `administration` as the suite's layer, as a change of the administrator's files does.
-    fileprivate func administer(_ administration: DefaultsAdministration?) {
-        var after = AfterUnlock()
-        ownState.lock.withLock { ownState.install(administration?.layer, &after) }
-        after.run()
-    }
-}
-
-/// A folder of one test: a user's suite file and an administrator's folder.
-private struct HostileMachine {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
-    let suite = "com.example.hostile"
-    var user: URL { root.appendingPathComponent("user") }
-    var admin: URL { root.appendingPathComponent("admin") }
-    var userFile: URL { user.appendingPathComponent("\(suite).plist") }
-    func adminFile(_ kind: String) -> URL { admin.appendingPathComponent("\(suite).\(kind)") }
-
-    init() throws {
-        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: admin, withIntermediateDirectories: true)
-    }
-
-    /// The user's suite, its administrator's files read from `admin`.
-    func store(durability: Durability = .immediate) -> DefaultsStore {
-        let folders = AdministratorFolders(environment: ["XDG_CONFIG_DIRS": admin.path], userFolder: user)
-        let state = SuiteRegistry.unlistedState(
-            backend: PlistFileBackend(file: PlistFile(url: userFile), suiteName: suite), label: suite,
-            fileURL: userFile, administration: .files(suite: suite, folders: folders))
-        return DefaultsStore(state: state, durability: durability)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: root) }
-}
-
 /// An administrator's layer under attack: writes that try to slip past a lock, reads at the
 /// edges of a bound, and administrator's files changing under a store that reads them.
 @Suite struct ManagedHostileTests {
@@ -153,7 +118,7 @@ private struct HostileMachine {
     }
 
     @Test func aLockBetweenAWriteAndItsCoalescedFlushKeepsTheUsersValue() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         let store = machine.store(durability: .coalesced(within: .seconds(600)))
         store[.telemetry] = false
@@ -169,7 +134,7 @@ private struct HostileMachine {
     }
 
     @Test func anErrorHandlerThatUsesTheStoreInsideAnUpdateNeitherDeadlocksNorWrites() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         try Data("telemetry\n".utf8).write(to: machine.adminFile("locks"))
         let store = machine.store()
@@ -331,7 +296,7 @@ private struct HostileMachine {
     // MARK: - The administrator's files
 
     @Test func aLocksFileOfOnlyAStarWithABOMAndCRLFLocksEverything() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         try Data([0xEF, 0xBB, 0xBF] + Array("# all\r\n*\r\n".utf8)).write(to: machine.adminFile("locks"))
         let store = machine.store()
@@ -340,7 +305,7 @@ private struct HostileMachine {
     }
 
     @Test func aLocksFileOfAMegabyteOfKeysIsReadWhole() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         var text = "\u{FEFF}"
         var index = 0
@@ -358,7 +323,7 @@ private struct HostileMachine {
     }
 
     @Test func aLocksFileRewrittenInPlaceWhileReadEndsAsItsLastVersion() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         let store = machine.store()
         store[.free] = 3
@@ -390,7 +355,7 @@ private struct HostileMachine {
     }
 
     @Test func aLocksFileReplacedByARenameOrAFolderRemadeIsSeen() throws {
-        let machine = try HostileMachine()
+        let machine = try ManagedMachine()
         defer { machine.remove() }
         let store = machine.store()
         #expect(store.isWritable(.free))

@@ -27,15 +27,6 @@ extension DefaultsAdministration {
     }
 }
 
-extension DefaultsStore {
-    /// Installs `administration` as the suite's layer, as a change of the administrator's files does.
-    fileprivate func administer(_ administration: DefaultsAdministration?) {
-        var after = AfterUnlock()
-        ownState.lock.withLock { ownState.install(administration?.layer, &after) }
-        after.run()
-    }
-}
-
 /// A model a view reads: a lock appearing must make it read the key again.
 @Observable private final class TelemetryModel {
     @ObservationIgnored @UserDefault<Bool> var telemetry: Bool
@@ -214,5 +205,33 @@ extension DefaultsStore {
         store.administer(administration)
         #expect(changes.value == 1, "the value stayed true; only whether it may be written changed")
         #expect(!model.$telemetry.isWritable && model.telemetry == true)
+    }
+
+    @Test func observersHearTheValueInForceFromTheStart() {
+        let store = DefaultsStore.inMemory()
+        store[.telemetry] = true
+        var administration = DefaultsAdministration(source: file)
+        administration.lock(.telemetry, to: false)
+        store.administer(administration)
+        let heard = Collected<DefaultsValueChange<Bool>>()
+        let observation = store.observe(.telemetry, initial: true) { heard.append($0) }
+        defer { observation.cancel() }
+        #expect(heard.wait(for: 1).map(\.newValue) == [false], "the locked value, not the user's")
+    }
+
+    @Test func aResetUnderARangeIsHeardAsTheValueARead() {
+        var administration = DefaultsAdministration(source: file)
+        administration.limit(.upload, to: 1...50)
+        let store = DefaultsStore.inMemory(administration: administration)
+        store[.upload] = 40
+        let calls = Collected<Int>()
+        let key = DefaultsKey<Int>("maxUploadMB", default: 100).didSet { new, _ in calls.append(new) }
+        let heard = Collected<Int>()
+        let observation = store.observe(.upload) { heard.append($0.newValue) }
+        defer { observation.cancel() }
+        store.reset(key)
+        #expect(store[.upload] == 50)
+        #expect(heard.wait(for: 1) == [50])
+        #expect(calls.all == [50])
     }
 }

@@ -39,13 +39,19 @@ struct Watch: ParsableCommand {
                 // A copy in clear stored or removed under a secret's key: said, never shown.
                 let inClear = store.storedValue(forKey: change.key) != nil
                 Output.line("\(change.key): \(SecretKeys.shown(suite: suite, key: change.key, storedInClear: inClear))")
-            } else if let value = store.storedValue(forKey: change.key) {
+                return
+            }
+            // The value a program reads: an administrator's lock or default shows, not the
+            // user's value it keeps from showing.
+            let administration = store.administration(ofKey: change.key)
+            let locked = administration.lockedBy.map { " (locked by \($0))" } ?? ""
+            if let value = administration.valueInForce {
                 let shown = ValueDisplay.presented(value, as: schema?[change.key]?.valueType)
-                Output.line("\(change.key): \(ValueDisplay.line(shown))")
+                Output.line("\(change.key): \(ValueDisplay.line(shown))\(locked)")
             } else if let declared = schema?[change.key] {
-                Output.line("\(change.key): \(ValueDisplay.defaultLine(of: declared)) (default)")
+                Output.line("\(change.key): \(ValueDisplay.defaultLine(of: declared)) (default)\(locked)")
             } else {
-                Output.line("\(change.key): (removed)")
+                Output.line("\(change.key): \(locked.isEmpty ? "(removed)" : "(the code's default)\(locked)")")
             }
         }
         let observation = keys.isEmpty ? store.observe(show) : store.observe(keys: keys, show)

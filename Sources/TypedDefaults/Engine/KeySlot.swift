@@ -55,11 +55,11 @@
     @exclusivity(unchecked) var declaredTypes: [(id: ObjectIdentifier, name: String)] = []
     /// The `didSet` callbacks bound to the key, by the identity of their owner.
     @exclusivity(unchecked) var callbacks: [ObjectIdentifier: SlotCallback] = [:]
+    /// The administrator's share of the key, `nil` when it has none (the rule): see
+    /// SuiteState+Managed.swift.
+    @exclusivity(unchecked) var managed: ManagedEntry?
     /// The cache, for reads that take no lock, where it fits in two words.
     @usableFromInline let snapshot = CacheSnapshot()
-    /// The administrator's share of the key, `nil` when it has none (the rule): see
-    /// SuiteState+Managed.swift. Last, so that no field a read uses moves.
-    @exclusivity(unchecked) var managed: ManagedEntry?
 
     init(key: DefaultsStoredKey) {
         self.key = key

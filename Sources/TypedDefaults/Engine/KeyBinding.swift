@@ -260,11 +260,8 @@
         var value = defaultSource.value
         if let object {
             if case .success(let stored) = Conversion.decode(object, as: Value.self, key: key) { value = stored }
-        } else if let bound, case .success(let encoded) = Conversion.encode(value, key: key),
-            let clamped = bound.clamped(encoded),
-            case .success(let inside) = Conversion.decode(clamped, as: Value.self, key: key)
-        {
-            value = inside
+        } else if let bound {
+            value = moved(value, inside: bound, key: key)
         }
         return rules.applied(to: value, defaultValue: defaultSource.value)
     }

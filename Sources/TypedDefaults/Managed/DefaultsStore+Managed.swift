@@ -117,6 +117,15 @@ extension KeyBinding {
 
     /// What a read gives when the object in force cannot be decoded: the layers under the
     /// user's, as when the user has no value. Not cached: the failure is, for `load()` to throw.
+    /// `value` as stored, moved inside `bound` and read back; `value` itself when it is inside, or
+    /// the bound cannot judge it.
+    static func moved(_ value: Value, inside bound: ManagedBound, key: String) -> Value {
+        guard case .success(let object) = Conversion.encode(value, key: key), let clamped = bound.clamped(object),
+            case .success(let inside) = Conversion.decode(clamped, as: Value.self, key: key)
+        else { return value }
+        return inside
+    }
+
     func valueUnderUnreadable(in state: SuiteState) -> Value {
         if let object = state.lock.withLock({ slot.managed?.inForce(nil) }),
             case .success(let value) = Conversion.decode(object, as: Value.self, key: key)
@@ -132,12 +141,7 @@ extension KeyBinding {
         let value = defaultSource.value
         guard let (bound, generation) = state.lock.withLock({ slot.managed?.bound.map { ($0, slot.generation) } })
         else { return value }
-        var inForce = value
-        if case .success(let object) = Conversion.encode(value, key: key), let clamped = bound.clamped(object),
-            case .success(let decoded) = Conversion.decode(clamped, as: Value.self, key: key)
-        {
-            inForce = decoded
-        }
+        let inForce = Self.moved(value, inside: bound, key: key)
         guard caching else { return inForce }
         state.lock.withLock {
             if slot.generation == generation, slot.isLoaded {

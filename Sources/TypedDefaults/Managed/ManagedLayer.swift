@@ -158,8 +158,8 @@ final class ManagedEntry: Sendable {
     /// Where the value a read gives comes from, `user` being the user's own object.
     func source(user: StoredObject?) -> DefaultsValueSource {
         if let lockedBy { return .locked(by: lockedBy) }
-        if let user, bound?.admits(user) ?? true { return .user }
-        if let user, bound?.clamped(user) != nil { return .user }
+        // The user's value shows, moved inside a range where it must be; outside a list it does not.
+        if let user, bound.map({ $0.clamped(user) != nil }) ?? true { return .user }
         if let defaultSource, administratorDefault != nil { return .administratorDefault(from: defaultSource) }
         return .codeDefault
     }

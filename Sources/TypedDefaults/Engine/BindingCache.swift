@@ -74,6 +74,20 @@
         return body(lock.withLock { recent.first { $0.serial == serial } })
     }
 
+    /// The binding made for the state numbered `serial` among the fixed ones, unretained: kept
+    /// as long as the key, so a caller holding the key may borrow it. For reads the cache
+    /// answers; ``withBinding(forState:_:)`` looks at the recent ones too.
+    @inlinable @inline(__always)
+    func fixedBinding(forState serial: UInt64) -> Unmanaged<KeyBinding<Value>>? {
+        for index in 0..<Self.fixedCount {
+            let bits = loadFixed(index)
+            guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+            let binding = Unmanaged<KeyBinding<Value>>.fromOpaque(pointer)
+            if binding._withUnsafeGuaranteedRef({ $0.serial == serial }) { return binding }
+        }
+        return nil
+    }
+
     /// Keeps `binding`, unless another thread kept one for the same state first: returns the
     /// one kept. `isPermanent`: its state lives as long as the process.
     func keep(_ binding: KeyBinding<Value>, isPermanent: Bool) -> KeyBinding<Value> {

@@ -71,6 +71,32 @@
         return rules.isEmpty ? value : applyingRules(to: value)
     }
 
+    /// What a read returns when the cache answers it and nothing else has to run (no rule, no
+    /// default to compute): `nil` otherwise, and the caller reads with ``read(in:)``. Calls
+    /// nothing that could run the program's code, so a caller may hold the binding unretained
+    /// across it.
+    @inlinable @inline(__always)
+    func cachedRead(in state: SuiteState) -> Value? {
+        guard rules.isEmpty else { return nil }
+        // A value the snapshot holds is read from it alone, without the lock; any other from
+        // the cache under the lock, both inlined.
+        let isNothingStored: Bool
+        if CacheSnapshot.holds(Value.self) {
+            guard let found = state.snapshot(of: slot, as: Value.self) else { return nil }
+            switch found {
+            case .value(let cached): return cached
+            case .nothingStored: isNothingStored = true
+            case .unknown: return nil
+            }
+        } else {
+            let found = state.cachedValueUnderLock(slot, as: Value.self)
+            if let value = found.value { return value }
+            isNothingStored = found.isNothingStored
+        }
+        guard isNothingStored, case .fallback(let fallback) = defaultSource else { return nil }
+        return fallback
+    }
+
     /// `value` after each rule, in order.
     @usableFromInline
     func applyingRules(to value: Value) -> Value {

@@ -31,13 +31,15 @@
     /// Bumped on every change, so a decode that raced a write is not cached.
     @exclusivity(unchecked) var generation: UInt64 = 0
     /// The last decode of `object`, as the type last read: a `DecodedValue<Value>`, or a
-    /// `DecodeFailure` when `decodeFailed`.
+    /// `DecodeFailure` when `failedType` is set.
     @exclusivity(unchecked) @usableFromInline private(set) var decoded: AnyObject?
-    /// `ObjectIdentifier(Value.self)` for the decode in `decoded`: comparing it is much cheaper
-    /// than a dynamic cast, which matters on every cached read.
+    /// `ObjectIdentifier(Value.self)` for the successful decode in `decoded`: comparing it is
+    /// much cheaper than a dynamic cast, and it is the one comparison a cached read makes.
     @exclusivity(unchecked) @usableFromInline private(set) var decodedType: ObjectIdentifier?
+    /// `ObjectIdentifier(Value.self)` for the decode that failed, whose error is in `decoded`.
+    @exclusivity(unchecked) private(set) var failedType: ObjectIdentifier?
     /// Whether `decoded` is the error the last decode met.
-    @exclusivity(unchecked) @usableFromInline private(set) var decodeFailed = false
+    var decodeFailed: Bool { failedType != nil }
     /// Whether an attempt to store the key's initial value stored nothing (the backend refused
     /// it, the commit failed): not tried again until the slot changes.
     @exclusivity(unchecked) var initialValueNotStored = false
@@ -66,10 +68,12 @@
     }
 
     /// The cached value, if the last decode was as `Value` and succeeded.
-    @inlinable
+    @inlinable @inline(__always)
     func cachedValue<Value>(as type: Value.Type) -> Value? {
-        guard decodedType == ObjectIdentifier(Value.self), !decodeFailed else { return nil }
-        guard let decoded else { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
+        guard decodedType == ObjectIdentifier(Value.self) else { return nil }
+        // In the words exactly when the snapshot holds the type (see `CachedDecode`).
+        if CacheSnapshot.holds(Value.self) { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
+        guard let decoded else { return nil }
         // Borrowed, not retained: the caller holds the lock, so nothing can release the box.
         return Unmanaged.passUnretained(unsafeDowncast(decoded, to: DecodedValue<Value>.self))
             ._withUnsafeGuaranteedRef { $0.value }
@@ -77,8 +81,9 @@
 
     /// The cached decode, if the last one was as `Value`.
     func cachedResult<Value>(as type: Value.Type) -> Result<Value, DefaultsError>? {
-        guard decodedType == ObjectIdentifier(Value.self) else { return nil }
-        if decodeFailed, let decoded { return .failure(unsafeDowncast(decoded, to: DecodeFailure.self).error) }
+        if failedType == ObjectIdentifier(Value.self), let decoded {
+            return .failure(unsafeDowncast(decoded, to: DecodeFailure.self).error)
+        }
         return cachedValue(as: Value.self).map { .success($0) }
     }
 
@@ -88,8 +93,8 @@
             cache(CachedDecode(value))
         case .failure(let error):
             decoded = DecodeFailure(error)
-            decodedType = ObjectIdentifier(Value.self)
-            decodeFailed = true
+            decodedType = nil
+            failedType = ObjectIdentifier(Value.self)
             failureUnreported = false
             isKnownEmpty = false
             snapshot.clear()
@@ -101,7 +106,7 @@
         decoded = decode.box
         decodedType = decode.type
         decodedWords = decode.bytes
-        decodeFailed = false
+        failedType = nil
         failureUnreported = false
         isKnownEmpty = false
         snapshot.store(decode.words, of: decode.type)
@@ -110,7 +115,7 @@
     func cacheNothingStored() {
         decoded = nil
         decodedType = nil
-        decodeFailed = false
+        failedType = nil
         failureUnreported = false
         isKnownEmpty = true
         snapshot.storeNothingStored()
@@ -119,7 +124,7 @@
     func clearCache() {
         decoded = nil
         decodedType = nil
-        decodeFailed = false
+        failedType = nil
         failureUnreported = false
         isKnownEmpty = false
         snapshot.clear()

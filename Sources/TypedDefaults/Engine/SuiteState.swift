@@ -195,22 +195,43 @@ import TypedDefaultsStorage
     /// `Value` is concrete: unspecialized, the result's type costs a runtime metadata lookup,
     /// several times the rest. Measured on a cached `Bool`: about 5 ns, against 20 ns with a dynamic
     /// cast of the cached box in place of the type comparison.
-    @inlinable
+    @inlinable @inline(__always)
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> CachedRead<Value> {
         if let snapshot = slot.snapshot.read(as: Value.self) { return snapshot }
         return cachedLocked(slot, as: Value.self)
+    }
+
+    /// What `slot`'s snapshot says, without the lock. Through the state, where the slot is an
+    /// argument: read as the binding's property, its snapshot was retained around the read.
+    @inlinable @inline(__always)
+    func snapshot<Value>(of slot: KeySlot, as type: Value.Type) -> CachedRead<Value>? {
+        slot.snapshot.read(as: Value.self)
     }
 
     /// ``cached(_:as:)`` where the snapshot cannot answer. Specialized, but kept out of line
     /// so that the lock-free path stays small where it is inlined.
     @inlinable @inline(never)
     func cachedLocked<Value>(_ slot: KeySlot, as type: Value.Type) -> CachedRead<Value> {
-        lock.withLock {
-            if mayBeIsolated { return .unknown }
-            if slot.isKnownEmpty { return .nothingStored }
-            guard let value = slot.cachedValue(as: Value.self) else { return .unknown }
-            return .value(value)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        if mayBeIsolated { return .unknown }
+        if slot.isKnownEmpty { return .nothingStored }
+        guard let value = slot.cachedValue(as: Value.self) else { return .unknown }
+        return .value(value)
+    }
+
+    /// The cached value, for a value the snapshot cannot hold, read under the lock and
+    /// inlined into the caller: such a read then makes no call but the value's own retain.
+    /// With no value, whether the cache knows that nothing is stored.
+    @inlinable @inline(__always)
+    func cachedValueUnderLock<Value>(_ slot: KeySlot, as type: Value.Type) -> (
+        value: Value?, isNothingStored: Bool
+    ) {
+        lock.lock()
+        defer { lock.unlock() }
+        if mayBeIsolated { return (nil, false) }
+        if let value = slot.cachedValue(as: Value.self) { return (value, false) }
+        return (nil, slot.isKnownEmpty)
     }
 
     /// Reads `slot` as `Value`: from the cache when nothing changed since the last decode.

@@ -196,6 +196,14 @@ extension DefaultsKey {
         bindings.withBinding(forState: state.serial) { $0 } ?? makeBinding(in: state)
     }
 
+    /// A read of `key` in `state` that the cache did not answer: out of line, and static (the
+    /// caller's `self` register stays as it is), so that the subscript's cached path ends in a
+    /// jump here and saves no registers.
+    @usableFromInline @inline(never)
+    static func read(_ key: DefaultsKey, in state: SuiteState) -> Value {
+        key.binding(in: state).read(in: state)
+    }
+
     @usableFromInline
     func makeBinding(in state: SuiteState) -> KeyBinding<Value> {
         let binding = KeyBinding(

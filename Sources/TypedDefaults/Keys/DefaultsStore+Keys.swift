@@ -14,7 +14,15 @@ extension DefaultsStore {
     /// another thread or process may change the key in between.
     @inlinable
     public subscript<Value>(key: DefaultsKey<Value>) -> Value {
-        get { key.binding(in: ownState).read(in: ownState) }
+        @inline(__always) get {
+            // The binding borrowed from the key's cache for a read the cache answers.
+            if let binding = key.bindings.fixedBinding(forState: ownState.serial),
+                let cached = binding._withUnsafeGuaranteedRef({ $0.cachedRead(in: ownState) })
+            {
+                return cached
+            }
+            return DefaultsKey.read(key, in: ownState)
+        }
         nonmutating set {
             key.binding(in: ownState).write(newValue, in: ownState, durability: durability, sizeLimit: sizeLimit)
         }

@@ -54,7 +54,7 @@
 
     /// What the copy says of the cache for `Value`, or `nil` when the lock must be taken: the
     /// copy is being changed, holds nothing, or holds a value of another type.
-    @inlinable
+    @inlinable @inline(__always)
     func read<Value>(as type: Value.Type) -> CachedRead<Value>? {
         #if canImport(Darwin)
             return nil

@@ -72,19 +72,33 @@
 
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Takes the lock; for the few callers that cannot give ``withLock(_:)`` a closure without
+    /// it being compiled apart from them (a cached read), always paired with ``unlock()``.
+    @inlinable @inline(__always)
+    func lock() {
         #if canImport(Darwin)
             os_unfair_lock_lock(mutex)
-            defer { os_unfair_lock_unlock(mutex) }
         #else
             if !state.compareExchange(expected: Self.unlocked, desired: Self.locked, ordering: .acquiring).exchanged {
                 waitForLock()
             }
-            defer {
-                state.store(Self.unlocked, ordering: .releasing)
-                if sleeperCount.load(ordering: .relaxed) != 0 { wakeOneSleeper() }
-            }
         #endif
-        return try body()
+    }
+
+    /// Gives the lock back, taken by ``lock()``.
+    @inlinable @inline(__always)
+    func unlock() {
+        #if canImport(Darwin)
+            os_unfair_lock_unlock(mutex)
+        #else
+            state.store(Self.unlocked, ordering: .releasing)
+            if sleeperCount.load(ordering: .relaxed) != 0 { wakeOneSleeper() }
+        #endif
     }
 
     #if !canImport(Darwin)

@@ -149,12 +149,15 @@ public struct Setting<Value: DefaultsValueConvertible & Sendable>: Sendable {
     ) -> Value {
         // Always inlined: only there does the key path to the wrapper fold into a field access
         // (measured: a read that projects the key path at run time costs some 900 instructions).
-        // Written out in `UserDefault` and `Setting` alike: moved into a method of the handle,
-        // the read kept the handle retained across it (92 instructions for an `Int`, not 76).
+        // Written out in `UserDefault` and `Setting` alike. A read the cache answers borrows
+        // the handle; any other jumps to `PropertyHandle.read(_:of:)`, which retains it.
         @inline(__always) get {
-            let handle = object[keyPath: storageKeyPath].details.property.handle
-            if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
-            return handle.binding.read(in: handle.store.ownState)
+            // Borrowed, as `UserDefault` borrows its handle.
+            let cached = Unmanaged.passUnretained(object[keyPath: storageKeyPath].details)
+                ._withUnsafeGuaranteedRef { $0.property.handle.cachedRead() }
+            if let cached { return cached }
+            return PropertyHandle.read(
+                Unmanaged.passUnretained(object[keyPath: storageKeyPath].details.property.handle), of: object)
         }
         @inline(__always) set {
             object[keyPath: storageKeyPath].details.property.wrappedValue = newValue

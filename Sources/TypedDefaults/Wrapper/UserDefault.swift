@@ -139,12 +139,15 @@ public struct UserDefault<Value: DefaultsValueConvertible> {
     ) -> Value {
         // Always inlined: only there does the key path to the wrapper fold into a field access
         // (measured: a read that projects the key path at run time costs some 900 instructions).
-        // Written out in `UserDefault` and `Setting` alike: moved into a method of the handle,
-        // the read kept the handle retained across it (92 instructions for an `Int`, not 76).
+        // Written out in `UserDefault` and `Setting` alike. A read the cache answers borrows
+        // the handle; any other jumps to `PropertyHandle.read(_:of:)`, which retains it.
         @inline(__always) get {
-            let handle = object[keyPath: storageKeyPath].handle
-            if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
-            return handle.binding.read(in: handle.store.ownState)
+            // Borrowed: a cached read runs none of the program's code, so nothing can reassign
+            // the property and release the handle under it.
+            let cached = Unmanaged.passUnretained(object[keyPath: storageKeyPath].handle)
+                ._withUnsafeGuaranteedRef { $0.cachedRead() }
+            if let cached { return cached }
+            return PropertyHandle.read(Unmanaged.passUnretained(object[keyPath: storageKeyPath].handle), of: object)
         }
         @inline(__always) set {
             let handle = object[keyPath: storageKeyPath].handle
@@ -267,6 +270,24 @@ extension UserDefault where Value: Equatable {
     init(binding: KeyBinding<Value>, store: DefaultsStore) {
         self.binding = binding
         self.store = store
+    }
+
+    /// What a read returns when the cache answers it, for a property known to be outside an
+    /// `Observable` object: see ``KeyBinding/cachedRead(in:)``.
+    @inlinable @inline(__always)
+    func cachedRead() -> Value? {
+        guard isOutsideObservable else { return nil }
+        return binding.cachedRead(in: store.ownState)
+    }
+
+    /// A read of the property declared in `object` that the cache did not answer. Out of line,
+    /// given the handle unretained (it retains it before it runs anything): so the getter ends
+    /// in a jump here, and its cached path saves no registers.
+    @usableFromInline @inline(never)
+    static func read(_ handle: Unmanaged<PropertyHandle>, of object: AnyObject) -> Value {
+        let handle = handle.takeUnretainedValue()
+        if !handle.isOutsideObservable { handle.noteObservedRead(of: object) }
+        return handle.binding.read(in: handle.store.ownState)
     }
 
     /// Whether the property is known to be declared in an object that is not `Observable`, so

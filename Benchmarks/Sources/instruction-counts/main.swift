@@ -17,6 +17,10 @@ struct Layout: Codable, Equatable, DefaultsValueConvertible {
     var title = "Main"
 }
 
+enum Theme: Int, DefaultsValueConvertible {
+    case system, light, dark
+}
+
 extension DefaultsKeys {
     static let launchCount = DefaultsKey<Int>("launchCount", default: 0)
 }
@@ -29,6 +33,12 @@ final class Settings {
     @UserDefault var layout: Layout
     @UserDefault var launchCount: Int
     @Setting var volume: Double
+    @UserDefault var flag: Bool
+    @UserDefault var lastOpened: Date
+    @UserDefault var installation: UUID
+    @UserDefault var theme: Theme
+    @UserDefault var limit: Int?
+    @UserDefault var homepage: URL
 
     init(store: DefaultsStore) {
         _count = UserDefault(wrappedValue: 0, "count", store: store)
@@ -37,6 +47,12 @@ final class Settings {
         _layout = UserDefault(wrappedValue: Layout(), "layout", store: store)
         _launchCount = UserDefault(.launchCount, store: store)
         _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
+        _flag = UserDefault(wrappedValue: false, "flag", store: store)
+        _lastOpened = UserDefault(wrappedValue: Date(timeIntervalSince1970: 0), "lastOpened", store: store)
+        _installation = UserDefault(wrappedValue: UUID(), "installation", store: store)
+        _theme = UserDefault(wrappedValue: .system, "theme", store: store)
+        _limit = UserDefault("limit", store: store)
+        _homepage = UserDefault(wrappedValue: URL(fileURLWithPath: "/"), "homepage", store: store)
     }
 }
 
@@ -72,7 +88,14 @@ settings.name = "Bobbie Wasabi"
 settings.layout = Layout(width: 1024)
 settings.launchCount = 3
 settings.volume = 0.7
+settings.flag = true
+settings.lastOpened = Date(timeIntervalSince1970: 1_700_000_000)
+settings.installation = UUID()
+settings.theme = .dark
+settings.limit = 10
+settings.homepage = URL(string: "https://example.com/start") ?? settings.homepage
 _ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume)
+_ = (settings.flag, settings.lastOpened, settings.installation, settings.theme, settings.limit, settings.homepage)
 _ = (store[.launchCount], settingsValue.count, wrapper.wrappedValue)
 
 var sink = 0
@@ -82,8 +105,15 @@ case "read Int: class property": for _ in 0..<count { sink &+= settings.count }
 case "read Int: struct property": for _ in 0..<count { sink &+= settingsValue.count }
 case "read Int: store[.key]": for _ in 0..<count { sink &+= store[.launchCount] }
 case "read Int: @UserDefault(.key)": for _ in 0..<count { sink &+= settings.launchCount }
-case "read Double: Setting": for _ in 0..<count { sink &+= Int(settings.volume) }
+case "read Double: Setting": for _ in 0..<count { sink &+= Int(truncatingIfNeeded: settings.volume.bitPattern) }
 case "read Int: wrapper held (floor)": for _ in 0..<count { sink &+= wrapper.wrappedValue }
+case "read Bool: class property": for _ in 0..<count { sink &+= settings.flag ? 1 : 0 }
+case "read Date: class property":
+    for _ in 0..<count { sink &+= Int(truncatingIfNeeded: settings.lastOpened.timeIntervalSinceReferenceDate.bitPattern) }
+case "read UUID: class property": for _ in 0..<count { sink &+= Int(settings.installation.uuid.0) }
+case "read enum: class property": for _ in 0..<count { sink &+= settings.theme.rawValue }
+case "read Int?: class property": for _ in 0..<count { sink &+= settings.limit ?? 0 }
+case "read URL: class property": for _ in 0..<count { sink &+= MemoryLayout.size(ofValue: settings.homepage) }
 case "read String: class property": for _ in 0..<count { sink &+= settings.name.utf8.count }
 case "read missing String?: class property": for _ in 0..<count { sink &+= settings.nickname == nil ? 1 : 0 }
 case "read Codable: class property": for _ in 0..<count { sink &+= settings.layout.width }

@@ -15,6 +15,8 @@
     @usableFromInline let rules: [DefaultsRule<Value>]
     /// Kept alive here: the slot holds them weakly.
     let didSetHandlers: [DidSetHandler<Value>]
+    /// `ObjectIdentifier(Value.self)`, found once: what a cached read compares.
+    @usableFromInline let valueType = ObjectIdentifier(Value.self)
     /// Whether the binding declares its value type, as a typed key's does.
     let declaresType: Bool
     /// What a write of `Value` takes, found once here, not with dynamic casts on every write.
@@ -82,14 +84,14 @@
         // the cache under the lock, both inlined.
         let isNothingStored: Bool
         if CacheSnapshot.holds(Value.self) {
-            guard let found = state.snapshot(of: slot, as: Value.self) else { return nil }
+            guard let found = state.snapshot(of: slot, as: Value.self, identifiedBy: valueType) else { return nil }
             switch found {
             case .value(let cached): return cached
             case .nothingStored: isNothingStored = true
             case .unknown: return nil
             }
         } else {
-            let found = state.cachedValueUnderLock(slot, as: Value.self)
+            let found = state.cachedValueUnderLock(slot, as: Value.self, identifiedBy: valueType)
             if let value = found.value { return value }
             isNothingStored = found.isNothingStored
         }

@@ -70,7 +70,13 @@
     /// The cached value, if the last decode was as `Value` and succeeded.
     @inlinable @inline(__always)
     func cachedValue<Value>(as type: Value.Type) -> Value? {
-        guard decodedType == ObjectIdentifier(Value.self) else { return nil }
+        cachedValue(as: Value.self, identifiedBy: ObjectIdentifier(Value.self))
+    }
+
+    /// ``cachedValue(as:)`` given `ObjectIdentifier(Value.self)`, as a binding keeps it.
+    @inlinable @inline(__always)
+    func cachedValue<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> Value? {
+        guard decodedType == identifier else { return nil }
         // In the words exactly when the snapshot holds the type (see `CachedDecode`).
         if CacheSnapshot.holds(Value.self) { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
         guard let decoded else { return nil }

@@ -204,8 +204,10 @@ import TypedDefaultsStorage
     /// What `slot`'s snapshot says, without the lock. Through the state, where the slot is an
     /// argument: read as the binding's property, its snapshot was retained around the read.
     @inlinable @inline(__always)
-    func snapshot<Value>(of slot: KeySlot, as type: Value.Type) -> CachedRead<Value>? {
-        slot.snapshot.read(as: Value.self)
+    func snapshot<Value>(of slot: KeySlot, as type: Value.Type, identifiedBy identifier: ObjectIdentifier)
+        -> CachedRead<Value>?
+    {
+        slot.snapshot.read(as: Value.self, identifiedBy: identifier)
     }
 
     /// ``cached(_:as:)`` where the snapshot cannot answer. Specialized, but kept out of line
@@ -224,13 +226,13 @@ import TypedDefaultsStorage
     /// inlined into the caller: such a read then makes no call but the value's own retain.
     /// With no value, whether the cache knows that nothing is stored.
     @inlinable @inline(__always)
-    func cachedValueUnderLock<Value>(_ slot: KeySlot, as type: Value.Type) -> (
-        value: Value?, isNothingStored: Bool
-    ) {
+    func cachedValueUnderLock<Value>(_ slot: KeySlot, as type: Value.Type, identifiedBy identifier: ObjectIdentifier)
+        -> (value: Value?, isNothingStored: Bool)
+    {
         lock.lock()
         defer { lock.unlock() }
         if mayBeIsolated { return (nil, false) }
-        if let value = slot.cachedValue(as: Value.self) { return (value, false) }
+        if let value = slot.cachedValue(as: Value.self, identifiedBy: identifier) { return (value, false) }
         return (nil, slot.isKnownEmpty)
     }
 

@@ -56,6 +56,13 @@
     /// copy is being changed, holds nothing, or holds a value of another type.
     @inlinable @inline(__always)
     func read<Value>(as type: Value.Type) -> CachedRead<Value>? {
+        read(as: Value.self, identifiedBy: ObjectIdentifier(Value.self))
+    }
+
+    /// ``read(as:)`` given `ObjectIdentifier(Value.self)`, as a binding keeps it: for a generic
+    /// type such as `Int?` finding it is a call into the runtime, on every read.
+    @inlinable @inline(__always)
+    func read<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> CachedRead<Value>? {
         #if canImport(Darwin)
             return nil
         #else
@@ -66,7 +73,7 @@
             atomicMemoryFence(ordering: .acquiring)
             guard sequence.load(ordering: .relaxed) == start else { return nil }
             if kind == Self.nothingStoredKind { return .nothingStored }
-            guard Self.holds(Value.self), kind == UInt(bitPattern: ObjectIdentifier(Value.self)) else { return nil }
+            guard Self.holds(Value.self), kind == UInt(bitPattern: identifier) else { return nil }
             return .value(Self.value(of: words, as: Value.self))
         #endif
     }

@@ -289,10 +289,11 @@ import TypedDefaultsStorage
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
     /// the change to become durable as `durability` says. A write that would take the suite past
-    /// `sizeLimit` changes nothing and is reported.
+    /// `sizeLimit` changes nothing and is reported. `objectSize` is `object`'s size, when the
+    /// caller knows it from the value's type.
     func write(
-        _ object: StoredObject?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability,
-        sizeLimit: DefaultsSizeLimit
+        _ object: StoredObject?, objectSize: Int? = nil, caching decoded: CachedDecode?, to slot: KeySlot,
+        durability: Durability, sizeLimit: DefaultsSizeLimit
     ) {
         // A value the backend could never store is not written: its commit would fail for ever.
         if let refusal, let object, let problem = refusal(object, slot.key) {
@@ -307,9 +308,10 @@ import TypedDefaultsStorage
                 after.report(problem)
                 return nil
             }
-            guard let size = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
-            change(slot, to: object, origin: .thisProcess, sizeChange: size, &after)
-            if object != nil, let decoded { slot.cache(decoded) }
+            guard let size = admit(object, objectSize: objectSize, to: slot, within: sizeLimit, &after) else {
+                return nil
+            }
+            change(slot, to: object, origin: .thisProcess, sizeChange: size, caching: decoded, &after)
             backend.writeThrough(key: slot.key, object: object)
             markWritten(slot)
             guard backend.commitsOnSchedule else { return nil }
@@ -413,10 +415,11 @@ import TypedDefaultsStorage
     }
 
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
-    /// `didSet` callbacks run once the lock is released.
+    /// `didSet` callbacks run once the lock is released. A write that knows the new object's
+    /// decode passes it in `decoded`: cached at once, not cleared and then cached.
     func change(
         _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: SizeChange? = nil,
-        _ after: inout AfterUnlock
+        caching decoded: CachedDecode? = nil, _ after: inout AfterUnlock
     ) {
         var hasObservers = !observers.isEmpty
         var callbacks = slot.liveCallbacks()
@@ -438,7 +441,7 @@ import TypedDefaultsStorage
         slot.isLoaded = true
         slot.generation &+= 1
         slot.initialValueNotStored = false
-        slot.clearCache()
+        if object != nil, let decoded { slot.cache(decoded) } else { slot.clearCache() }
         guard isHeard else { return }
         var change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if let entry = slot.managed {

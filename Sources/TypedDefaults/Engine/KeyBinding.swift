@@ -120,7 +120,7 @@
                 return
             }
             state.write(
-                StoredObject(representation), objectSize: StoredObject.size(ofTyped: representation),
+                ownObject: representation, objectSize: StoredObject.size(ofTyped: representation),
                 caching: decoded, to: slot, durability: durability, sizeLimit: sizeLimit)
             return
         case .optional:

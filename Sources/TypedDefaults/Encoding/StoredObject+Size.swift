@@ -47,6 +47,19 @@ extension StoredObject {
         size(of: object, seen: nil)
     }
 
+    /// ``size(of:)`` of an object whose type is known where it is made: no existential is
+    /// opened, which a write of a scalar paid for with a dynamic cast.
+    static func size<Object>(ofTyped object: Object) -> Int {
+        size(ofOpened: object, seen: nil)
+    }
+
+    /// Whether a value of `type` is its own property-list object, valid whatever its value:
+    /// the library's `Int`, `Bool`, `Double`, `String` and `Data`, whose `_propertyListObject`
+    /// is the value itself. A write of one needs no walk over the object to check it.
+    static func isOwnObject<Object>(_ type: Object.Type) -> Bool {
+        type == Int.self || type == Bool.self || type == Double.self || type == String.self || type == Data.self
+    }
+
     private static func size(of object: Any, seen: SeenStorage?) -> Int {
         func opened<Object>(_ object: Object) -> Int { size(ofOpened: object, seen: seen) }
         return _openExistential(object, do: opened)

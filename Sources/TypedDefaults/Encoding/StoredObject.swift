@@ -8,25 +8,36 @@ import Foundation
 /// write (into the slot, the pending change, a change for observers), and copying an `Any`
 /// goes through its type's value witnesses, some 100 instructions each time, an optional one
 /// more; copying the box is a retain.
-// @unchecked Sendable is sound: the box is immutable, and the objects are immutable values
-// (Swift strings, numbers, Data, Date, arrays and dictionaries of them) or the immutable
-// Foundation objects that a property list parser returns; nothing holds a mutable reference
-// to them.
+// @unchecked Sendable is sound: a box changes only through `replaceUniquelyHeld(with:)`, when
+// the one reference to it is the one being changed, so no other copy, on any thread, can see
+// it change; and the objects are immutable values (Swift strings, numbers, Data, Date, arrays
+// and dictionaries of them) or the immutable Foundation objects that a property list parser
+// returns; nothing holds a mutable reference to them.
 package struct StoredObject: @unchecked Sendable {
     private final class Box {
-        let object: Any
+        /// Unchecked: it changes only while the one reference to the box is being changed, so
+        /// no two accesses can overlap; the dynamic check cost a tenth of a write.
+        @exclusivity(unchecked) var object: Any
 
         init(_ object: Any) {
             self.object = object
         }
     }
 
-    private let box: Box
+    private var box: Box
 
     var object: Any { box.object }
 
     init(_ object: Any) {
         box = Box(object)
+    }
+
+    /// Holds `object` from now on, in the same box, when nothing else holds the box: a write
+    /// over a value no one else has a copy of allocates nothing. Whether it did.
+    mutating func replaceUniquelyHeld(with object: Any) -> Bool {
+        guard isKnownUniquelyReferenced(&box) else { return false }
+        box.object = object
+        return true
     }
 
     /// Whether two optional stored objects are both absent or hold the same value.

@@ -24,8 +24,15 @@ struct AfterUnlock {
     ///
     /// A callback never runs inside itself: a write it makes to its own key (to clamp it, say),
     /// or a chain of callbacks that leads back to it, is applied and observed, but does not call
-    /// it again, so no callback can recurse without end.
+    /// it again, so no callback can recurse without end. Inlined: most calls meet nothing to
+    /// report or call, and the check is all they pay.
+    @inline(__always)
     func run() {
+        if errors.isEmpty, calls.isEmpty { return }
+        runAll()
+    }
+
+    private func runAll() {
         errors.forEach(DefaultsError.report)
         for (callback, change) in calls {
             let running = RunningCallbacks.current

@@ -25,6 +25,9 @@
     private enum Writing {
         /// A value stored as one of the library's native types.
         case value
+        /// A value stored as an `Int`, `Bool`, `Double`, `String` or `Data`: its representation is
+        /// its object, always a property list, whose size its type tells.
+        case ownObject
         /// An `Optional` stored so, whose `nil` may remove the key.
         case optional
         /// A value stored as a `DefaultsValue` of the app's own, which would not read back; an
@@ -47,8 +50,10 @@
         writing =
             if !Value.DefaultsRepresentation.isBridged {
                 .refused(isOptional: isOptional)
+            } else if isOptional {
+                .optional
             } else {
-                isOptional ? .optional : .value
+                StoredObject.isOwnObject(Value.DefaultsRepresentation.self) ? .ownObject : .value
             }
         slot = state.slot(for: key, declaring: isTypedKey ? Value.self : nil)
         serial = state.serial
@@ -132,6 +137,20 @@
         }
         switch writing {
         case .value: break
+        case .ownObject:
+            // What `Conversion.encodeNative` stores for these types, without its checks of an
+            // object of unknown type: a dynamic cast, a walk and a measure on every write.
+            let representation: Value.DefaultsRepresentation
+            do {
+                representation = try value.defaultsRepresentation()
+            } catch {
+                DefaultsError.report(.encodingFailed(key: key, underlying: error))
+                return
+            }
+            state.write(
+                ownObject: representation, objectSize: StoredObject.size(ofTyped: representation),
+                caching: decoded, to: slot, durability: durability, sizeLimit: sizeLimit)
+            return
         case .optional:
             if removes(value) {
                 reset(in: state, durability: durability)

@@ -28,16 +28,16 @@ extension SuiteState {
         return bytes
     }
 
-    /// How much a write of `object` to `slot` changes the suite's size, and the size of
-    /// `object`'s value, or `nil` when `limit` refuses it (reported through `after`); a crossing
-    /// of the warning mark is reported too. Under `lock`.
+    /// How much a write to `slot` of an object of `newSize` bytes (`nil`: a removal) changes
+    /// the suite's size, and that size, or `nil` when `limit` refuses it (reported through
+    /// `after`); a crossing of the warning mark is reported too. Under `lock`.
     func admit(
-        _ object: StoredObject?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
+        newSize: Int?, to slot: KeySlot, within limit: DefaultsSizeLimit, _ after: inout AfterUnlock
     ) -> SizeChange? {
         // A suite that cannot be read has no known size: only a value past the limit by itself
         // is refused, and the rest kept until it can be read.
         guard loadSuite(&after) else {
-            let alone = StoredObject.emptySuiteSize + StoredObject.entrySize(slot.key, object)
+            let alone = StoredObject.emptySuiteSize + StoredObject.sizeChange(slot.key, from: nil, to: newSize)
             if case .refused(let error) = limit.judge(
                 from: StoredObject.emptySuiteSize, to: alone, key: slot.key.name, path: location)
             {
@@ -49,7 +49,6 @@ extension SuiteState {
         if !slot.isLoaded { _ = loadedObject(slot, &after) }
         var oldSize = slot.objectSize
         if oldSize == nil, let old = slot.object { oldSize = StoredObject.size(of: old.object) }
-        let newSize = object.map { StoredObject.size(of: $0.object) }
         let growth = StoredObject.sizeChange(slot.key, from: oldSize, to: newSize)
         let before = currentSize()
         switch limit.judge(from: before, to: before + growth, key: slot.key.name, path: location) {

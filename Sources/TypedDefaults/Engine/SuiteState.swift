@@ -41,6 +41,8 @@ import TypedDefaultsStorage
     @usableFromInline let serial: UInt64
     /// Whether the state lives as long as the process: every suite but an in-memory store.
     let isPermanent: Bool
+    /// The backend's ``StoreBackend/commitsOnSchedule``, fetched once: every write asks.
+    let commitsOnSchedule: Bool
     /// The backend's check of each write, fetched once: `nil` for the engine's own backends.
     let refusal: (@Sendable (_ object: StoredObject, _ key: DefaultsStoredKey) -> DefaultsError?)?
     @usableFromInline let lock = SuiteLock()
@@ -99,6 +101,7 @@ import TypedDefaultsStorage
         }
         copyBindings = isCopy ? CopyBindings() : nil
         refusal = backend.refusal
+        commitsOnSchedule = backend.commitsOnSchedule
         self.isPermanent = isPermanent
         self.fileURL = fileURL
         location = fileURL?.path ?? label
@@ -312,10 +315,11 @@ import TypedDefaultsStorage
 
     /// Stores `object` (`nil` removes the key), caching `decoded` as its decode, and arranges for
     /// the change to become durable as `durability` says. A write that would take the suite past
-    /// `sizeLimit` changes nothing and is reported.
+    /// `sizeLimit` changes nothing and is reported. `objectSize` is `object`'s size, when the
+    /// caller knows it from the value's type.
     func write(
-        _ object: StoredObject?, caching decoded: CachedDecode?, to slot: KeySlot, durability: Durability,
-        sizeLimit: DefaultsSizeLimit
+        _ object: StoredObject?, objectSize: Int? = nil, caching decoded: CachedDecode?, to slot: KeySlot,
+        durability: Durability, sizeLimit: DefaultsSizeLimit
     ) {
         // A value the backend could never store is not written: its commit would fail for ever.
         if let refusal, let object, let problem = refusal(object, slot.key) {
@@ -324,21 +328,72 @@ import TypedDefaultsStorage
         }
         var after = AfterUnlock()
         defer { after.run() }
-        let window: TimeInterval?? = withLoadedLock {
-            // An administrator's lock or bounds: nothing changes, and the user's value is kept.
-            if let entry = slot.managed, let problem = entry.refusal(of: object, key: slot.key.name) {
-                after.report(problem)
-                return nil
-            }
-            guard let size = admit(object, to: slot, within: sizeLimit, &after) else { return nil }
-            change(slot, to: object, origin: .thisProcess, sizeChange: size, &after)
-            if object != nil, let decoded { slot.cache(decoded) }
-            backend.writeThrough(key: slot.key, object: object)
-            markWritten(slot)
-            guard backend.commitsOnSchedule else { return nil }
-            return pending.scheduleFlush(durability)
+        let window = withLoadedLock {
+            writeLocked(
+                object, objectSize: objectSize, caching: decoded, to: slot, durability: durability,
+                sizeLimit: sizeLimit, &after)
         }
-        flush(when: window)
+        if window != nil { flush(when: window) }
+    }
+
+    /// ``write(_:objectSize:caching:to:durability:sizeLimit:)`` of `value`, a property-list
+    /// object of `objectSize` bytes that is valid whatever its value (an `Int`, a `String`).
+    /// Where nothing else holds the slot's object and no one hears of the change, the object's
+    /// box takes the new value, and the write allocates nothing.
+    func write(
+        ownObject value: Any, objectSize: Int, caching decoded: CachedDecode, to slot: KeySlot,
+        durability: Durability, sizeLimit: DefaultsSizeLimit
+    ) {
+        // A backend with checks of its own sees the object as any write hands it over.
+        guard refusal == nil else {
+            write(
+                StoredObject(value), objectSize: objectSize, caching: decoded, to: slot, durability: durability,
+                sizeLimit: sizeLimit)
+            return
+        }
+        var after = AfterUnlock()
+        defer { after.run() }
+        let window = withLoadedLock { () -> TimeInterval?? in
+            // Anyone to hear of the change is handed the old object, and an administrator's
+            // entry judges the new one: those writes go the common way.
+            guard slot.managed == nil, slot.isLoaded, observers.isEmpty, slot.callbacks.isEmpty else {
+                return writeLocked(
+                    StoredObject(value), objectSize: objectSize, caching: decoded, to: slot, durability: durability,
+                    sizeLimit: sizeLimit, &after)
+            }
+            guard let size = admit(newSize: objectSize, to: slot, within: sizeLimit, &after) else { return nil }
+            let object = slot.object?.replaceUniquelyHeld(with: value) == true ? slot.object : StoredObject(value)
+            return recordAdmitted(slot, to: object, sizeChange: size, caching: decoded, durability: durability, &after)
+        }
+        if window != nil { flush(when: window) }
+    }
+
+    /// The body of a write, under `lock`: the flush due, as ``flush(when:)`` takes it.
+    private func writeLocked(
+        _ object: StoredObject?, objectSize: Int?, caching decoded: CachedDecode?, to slot: KeySlot,
+        durability: Durability, sizeLimit: DefaultsSizeLimit, _ after: inout AfterUnlock
+    ) -> TimeInterval?? {
+        // An administrator's lock or bounds: nothing changes, and the user's value is kept.
+        if let entry = slot.managed, let problem = entry.refusal(of: object, key: slot.key.name) {
+            after.report(problem)
+            return nil
+        }
+        let newSize = object.map { objectSize ?? StoredObject.size(of: $0.object) }
+        guard let size = admit(newSize: newSize, to: slot, within: sizeLimit, &after) else { return nil }
+        return recordAdmitted(slot, to: object, sizeChange: size, caching: decoded, durability: durability, &after)
+    }
+
+    /// Makes a write admitted: the slot changes, the backend hears of it, and it is pending.
+    /// Under `lock`; returns the flush due.
+    private func recordAdmitted(
+        _ slot: KeySlot, to object: StoredObject?, sizeChange size: SizeChange, caching decoded: CachedDecode?,
+        durability: Durability, _ after: inout AfterUnlock
+    ) -> TimeInterval?? {
+        change(slot, to: object, origin: .thisProcess, sizeChange: size, caching: decoded, &after)
+        backend.writeThrough(key: slot.key, object: object)
+        markWritten(slot)
+        guard commitsOnSchedule else { return nil }
+        return pending.scheduleFlush(durability)
     }
 
     /// Removes every key the suite holds, as one change: observers and callbacks hear of each
@@ -373,7 +428,7 @@ import TypedDefaultsStorage
                 markWritten(slot)
                 changed = true
             }
-            guard changed, backend.commitsOnSchedule else { return nil }
+            guard changed, commitsOnSchedule else { return nil }
             return pending.scheduleFlush(durability)
         }
         flush(when: window)
@@ -399,7 +454,7 @@ import TypedDefaultsStorage
     /// a later outside write.
     func markWritten(_ slot: KeySlot) {
         markPending(slot)
-        if backend.commitsOnSchedule, slot.pendingBase == nil, let stored {
+        if commitsOnSchedule, slot.pendingBase == nil, let stored {
             slot.pendingBase = .some(stored[slot.key])
         }
     }
@@ -436,10 +491,11 @@ import TypedDefaultsStorage
     }
 
     /// The one place a slot's object changes; observers of the key hear of it, in order, and its
-    /// `didSet` callbacks run once the lock is released.
+    /// `didSet` callbacks run once the lock is released. A write that knows the new object's
+    /// decode passes it in `decoded`: cached at once, not cleared and then cached.
     func change(
         _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: SizeChange? = nil,
-        _ after: inout AfterUnlock
+        caching decoded: CachedDecode? = nil, _ after: inout AfterUnlock
     ) {
         var hasObservers = !observers.isEmpty
         var callbacks = slot.liveCallbacks()
@@ -461,7 +517,7 @@ import TypedDefaultsStorage
         slot.isLoaded = true
         slot.generation &+= 1
         slot.initialValueNotStored = false
-        slot.clearCache()
+        if object != nil, let decoded { slot.cache(decoded) } else { slot.clearCache() }
         guard isHeard else { return }
         var change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if let entry = slot.managed {

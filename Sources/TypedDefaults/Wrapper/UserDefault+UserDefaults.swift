@@ -71,8 +71,9 @@ extension UserDefault {
 }
 
 // Each is every conforming type's witness of a requirement: specialised, each would copy the
-// whole write or read path once per type the core conforms (twenty-odd) into every app's binary.
-// Neither is a cached read or a property's write, so the generic code serves them all.
+// whole write or read path into every app's binary once per type the core conforms (the
+// integers, floating-point types, String, Data, …). Neither is a cached read or a property's
+// write, so one generic body serves them all.
 extension DefaultsValue {
     /// Reads the value stored under `key` in the suite of `defaults`, as this engine sees the
     /// suite (writes not yet flushed included).

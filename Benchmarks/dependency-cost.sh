@@ -5,13 +5,14 @@
 # their executables stripped and weighed.
 #
 # Usage: bash Benchmarks/dependency-cost.sh [--rounds N] [--all] [--configs release,debug]
-#            [--repository PATH] [--keep FOLDER]
+#            [--repository PATH] [--compare PATH] [--keep FOLDER]
 #   --rounds N         alternating rounds, every app and configuration once a round (default 2)
 #   --all              also the apps on TypedDefaultsSchema, TypedDefaultsSecrets and the
 #                      @ObservableSettings macro (trait Macros: swift-syntax, minutes more)
 #   --configs LIST     release, debug or both (default release,debug)
-#   --repository PATH  the TypedDefaults checkout the apps depend on (default this repository),
-#                      to measure another commit's tree beside this one's
+#   --repository PATH  the TypedDefaults checkout the apps depend on (default this repository)
+#   --compare PATH     also the core's app on another checkout (an older commit's tree, from
+#                      git archive), in the same rounds, so that both share the machine's load
 #   --keep FOLDER      build in FOLDER and leave it, with the unstripped executables, for
 #                      size -A and nm (default: a temporary folder, removed at the end)
 #
@@ -25,20 +26,22 @@ rounds=2
 all=0
 configs=release,debug
 keep=""
+compare=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --all) all=1; shift ;;
     --configs) configs="$2"; shift 2 ;;
     --repository) repository="$(cd "$2" && pwd)"; shift 2 ;;
+    --compare) compare="$(cd "$2" && pwd)"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
-    *) echo "usage: $0 [--rounds N] [--all] [--configs release,debug] [--repository PATH] [--keep FOLDER]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--rounds N] [--all] [--configs release,debug] [--repository PATH] [--compare PATH] [--keep FOLDER]" >&2; exit 2 ;;
     esac
 done
-exec python3 - "$repository" "$rounds" "$all" "$configs" "$keep" <<'PYTHON'
+exec python3 - "$repository" "$rounds" "$all" "$configs" "$keep" "$compare" <<'PYTHON'
 import os, resource, shutil, subprocess, sys, tempfile, time
 
-repository, rounds, everything, configs, keep = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4].split(","), sys.argv[5]
+repository, rounds, everything, configs, keep, compare = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4].split(","), sys.argv[5], sys.argv[6]
 parser = '.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0")'
 core = f'.package(path: "{repository}")'
 
@@ -80,6 +83,8 @@ settings.launchCount += 1
 print(settings.launchCount)
 """),
 }
+if compare:
+    apps["compared"] = (f"`import TypedDefaults` at {compare}", f'.package(path: "{compare}")', ["TypedDefaults"], "main.swift", apps["core"][4])
 if everything:
     apps["schema"] = ("`TypedDefaultsSchema` (a catalog, published)", core, ["TypedDefaults", "TypedDefaultsSchema"], "main.swift", """import TypedDefaults
 import TypedDefaultsSchema
@@ -121,7 +126,9 @@ print(AppSettings.shared.launchCount)
 """)
 
 def package_of(dependency):
-    return "swift-argument-parser" if dependency == parser else os.path.basename(repository)
+    if dependency == parser:
+        return "swift-argument-parser"
+    return os.path.basename(compare if compare and f'"{compare}"' in dependency else repository)
 
 folder = keep or tempfile.mkdtemp(prefix="dependency-cost.")
 os.makedirs(folder, exist_ok=True)

@@ -70,6 +70,10 @@ extension UserDefault {
     }
 }
 
+// Each is every conforming type's witness of a requirement: specialised, each would copy the
+// whole write or read path into every app's binary once per type the core conforms (the
+// integers, floating-point types, String, Data, …). Neither is a cached read or a property's
+// write, so one generic body serves them all.
 extension DefaultsValue {
     /// Reads the value stored under `key` in the suite of `defaults`, as this engine sees the
     /// suite (writes not yet flushed included).
@@ -80,6 +84,7 @@ extension DefaultsValue {
     ///
     /// - Throws: ``DefaultsError/missingValue(key:)`` when nothing is stored,
     ///   ``DefaultsError/typeMismatch(key:expected:found:)`` when what is stored is not a `Self`.
+    @inline(never) @_semantics("optimize.sil.specialize.generic.never")
     public init(from defaults: UserDefaults, forKey key: String) throws(DefaultsError) {
         guard let stored = DefaultsStore(defaults).storedValue(forKey: key) else { throw .missingValue(key: key) }
         do {
@@ -91,6 +96,7 @@ extension DefaultsValue {
 
     /// Stores the value under `key` in the suite of `defaults`, as assigning a property would:
     /// a failure is reported to ``DefaultsError/handler``.
+    @inline(never) @_semantics("optimize.sil.specialize.generic.never")
     public func save(to defaults: UserDefaults, forKey key: String) {
         UserDefault(wrappedValue: self, key, store: DefaultsStore(defaults)).wrappedValue = self
     }

@@ -109,7 +109,9 @@ case "read Double: Setting": for _ in 0..<count { sink &+= Int(truncatingIfNeede
 case "read Int: wrapper held (floor)": for _ in 0..<count { sink &+= wrapper.wrappedValue }
 case "read Bool: class property": for _ in 0..<count { sink &+= settings.flag ? 1 : 0 }
 case "read Date: class property":
-    for _ in 0..<count { sink &+= Int(truncatingIfNeeded: settings.lastOpened.timeIntervalSinceReferenceDate.bitPattern) }
+    for _ in 0..<count {
+        sink &+= Int(truncatingIfNeeded: settings.lastOpened.timeIntervalSinceReferenceDate.bitPattern)
+    }
 case "read UUID: class property": for _ in 0..<count { sink &+= Int(settings.installation.uuid.0) }
 case "read enum: class property": for _ in 0..<count { sink &+= settings.theme.rawValue }
 case "read Int?: class property": for _ in 0..<count { sink &+= settings.limit ?? 0 }

@@ -200,7 +200,9 @@ import TypedDefaultsStorage
     /// cast of the cached box in place of the type comparison.
     @inlinable @inline(__always)
     func cached<Value>(_ slot: KeySlot, as type: Value.Type) -> CachedRead<Value> {
-        if let snapshot = slot.snapshot.read(as: Value.self) { return snapshot }
+        if let snapshot = slot.snapshot.read(as: Value.self, identifiedBy: ObjectIdentifier(Value.self)) {
+            return snapshot
+        }
         return cachedLocked(slot, as: Value.self)
     }
 

@@ -54,13 +54,8 @@
 
     /// What the copy says of the cache for `Value`, or `nil` when the lock must be taken: the
     /// copy is being changed, holds nothing, or holds a value of another type.
-    @inlinable @inline(__always)
-    func read<Value>(as type: Value.Type) -> CachedRead<Value>? {
-        read(as: Value.self, identifiedBy: ObjectIdentifier(Value.self))
-    }
-
-    /// ``read(as:)`` given `ObjectIdentifier(Value.self)`, as a binding keeps it: for a generic
-    /// type such as `Int?` finding it is a call into the runtime, on every read.
+    /// Given `ObjectIdentifier(Value.self)`, as a binding keeps it: for a generic type such as
+    /// `Int?` finding it is a call into the runtime, on every read.
     @inlinable @inline(__always)
     func read<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> CachedRead<Value>? {
         #if canImport(Darwin)

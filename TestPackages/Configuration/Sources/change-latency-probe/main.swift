@@ -3,12 +3,13 @@ import Foundation
 import TypedDefaults
 import TypedDefaultsConfiguration
 
-// The programs Benchmarks/change-latency.py times, each printing "VALUE NANOSECONDS" lines, the
-// nanoseconds read from CLOCK_MONOTONIC, which every process on Linux shares:
+// The programs Benchmarks/change-latency.py times, each printing a value and times on a line,
+// in nanoseconds read from CLOCK_MONOTONIC, which every process on Linux shares:
 //
 //   change-latency-probe writer SUITE     writes each number read from standard input to the
 //                                         key `k`, committed to the file before the setter
-//                                         returns, and prints it with the time of that return
+//                                         returns, and prints it with the times of the setter's
+//                                         call and return
 //   change-latency-probe observer SUITE   prints each value of `k` another process commits, in
 //                                         the `DefaultsStore.observe` callback that hears it
 //   change-latency-probe provider SUITE   the same from the swift-configuration provider's watch
@@ -38,8 +39,9 @@ case "writer":
     let store = try DefaultsStore(suiteName: suite, durability: .immediate)
     let key = DefaultsKey<Int>("k", default: 0, store: store)
     while let line = readLine(), let value = Int(line) {
+        let called = monotonicNanoseconds()
         store[key] = value
-        say("\(value) \(monotonicNanoseconds())")
+        say("\(value) \(called) \(monotonicNanoseconds())")
     }
 case "observer":
     let store = try DefaultsStore(suiteName: suite)

@@ -32,6 +32,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The writer and observers that Benchmarks/change-latency.py times, from a commit to
+        // another process hearing of it.
+        .executableTarget(
+            name: "change-latency-probe",
+            dependencies: [
+                .product(name: "TypedDefaults", package: "TypedDefaults"),
+                .product(name: "TypedDefaultsConfiguration", package: "TypedDefaults"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TypedDefaultsConfigurationTests",
             dependencies: [

@@ -8,7 +8,11 @@ import Foundation
 /// folder is at the path again, the nearest existing folder above it is watched instead, and
 /// once the folder has its own watch again its suites look, for a file written meanwhile. Where
 /// no watch can be added (no inotify, its limits, permissions), files are polled every second.
-/// Bursts of events are gathered: the handler runs once, 10 ms after the first.
+/// An event that tells of a finished file (renamed into place, as a commit puts it, closed after
+/// a write, removed) runs its handler at once, and opens a 10 ms window: the events heard in it
+/// are gathered into one more run as it closes, so a burst runs the handler at most once a
+/// window after the first. A file made in place, whose writer has yet to write it, and a folder
+/// found again wait out a window first.
 ///
 /// A folder is heard at its path, whatever happens above it. A watch follows its inode, and
 /// inotify tells nothing when an ancestor is moved away (`mv p q; mkdir -p p/cfg`) or a symlink
@@ -27,7 +31,17 @@ package enum FileWatcher {
         let id: Int
         let fileName: String
         let handler: @Sendable () -> Void
-        var scheduled = false
+        var phase = Phase.idle
+    }
+
+    /// Where a file is in gathering a burst of events.
+    private enum Phase {
+        /// No window open: the next event runs the handler, at once or as a window closes.
+        case idle
+        /// A window is open, and nothing was heard since the handler was last scheduled.
+        case quiet
+        /// A window is open, and an event was heard since: the handler runs as it closes.
+        case pending
     }
 
     /// Which folder a path names: its device and inode, as `stat` of the path gives them.
@@ -61,12 +75,17 @@ package enum FileWatcher {
         var nextID = 0
     }
 
-    /// A handler to run, and which file's flag to clear when it does.
+    /// A handler to run, whether at once or as its window closes, and which file's phase to
+    /// move on when its window closes.
     private struct Due {
         let folder: String
         let id: Int
         let handler: @Sendable () -> Void
+        var atOnce = false
     }
+
+    /// How long the events after a handler's run are gathered before it runs again.
+    private static let window = DispatchTimeInterval.milliseconds(10)
 
     private static let state = Locked(State())
     private static let queue = DispatchQueue(label: "TypedDefaults.fileWatcher")
@@ -96,6 +115,8 @@ package enum FileWatcher {
                 | IN_ONLYDIR)
         /// Events that end a watch, or leave it on a folder that is no longer at its path.
         private static let selfEvents = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+        /// Events after which a file named is whole, or gone: its reload need not wait.
+        private static let finishedEvents = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_DELETE)
 
         private static func watchWithInotify(
             _ file: URL, makingFolder: Bool, handler: @escaping @Sendable () -> Void
@@ -295,7 +316,9 @@ package enum FileWatcher {
                         _ = find(path, in: &state)
                         due += mark(path, in: &state) { _ in true }
                     case .armed(watch, _)?:
-                        due += mark(path, in: &state) { $0.fileName.utf8.elementsEqual(name.utf8) }
+                        // A file made in place (not by a rename) is still being written.
+                        let isFinished = mask & finishedEvents != 0
+                        due += mark(path, in: &state, atOnce: isFinished) { $0.fileName.utf8.elementsEqual(name.utf8) }
                     case .waiting(watch, _, _, let child)? where endsWatch || child.utf8.elementsEqual(name.utf8):
                         if find(path, in: &state) { due += mark(path, in: &state) { _ in true } }
                     default:
@@ -307,30 +330,55 @@ package enum FileWatcher {
             schedule(due)
         }
 
-        /// The files of the folder at `path` that `matches` and not yet scheduled, now marked.
-        private static func mark(_ path: String, in state: inout State, where matches: (Watched) -> Bool) -> [Due] {
+        /// The files of the folder at `path` that `matches` and have no window open, now with
+        /// one (their handlers run `atOnce`, or as it closes); those with one run as it closes.
+        private static func mark(
+            _ path: String, in state: inout State, atOnce: Bool = false, where matches: (Watched) -> Bool
+        ) -> [Due] {
             guard var folder = state.folders[path] else { return [] }
             var due: [Due] = []
-            for index in folder.files.indices where !folder.files[index].scheduled && matches(folder.files[index]) {
-                folder.files[index].scheduled = true
-                due.append(Due(folder: path, id: folder.files[index].id, handler: folder.files[index].handler))
+            for index in folder.files.indices where matches(folder.files[index]) {
+                switch folder.files[index].phase {
+                case .idle:
+                    folder.files[index].phase = atOnce ? .quiet : .pending
+                    let file = folder.files[index]
+                    due.append(Due(folder: path, id: file.id, handler: file.handler, atOnce: atOnce))
+                case .quiet:
+                    folder.files[index].phase = .pending
+                case .pending:
+                    break
+                }
             }
             state.folders[path] = folder
             return due
         }
 
-        /// Runs `due` 10 ms from now, gathering the burst of events a write makes.
+        /// Runs the handlers due at once, and closes their windows ``window`` from now.
         private static func schedule(_ due: [Due]) {
             guard !due.isEmpty else { return }
-            queue.asyncAfter(deadline: .now() + .milliseconds(10)) {
-                state.withLock { state in
+            let now = due.filter(\.atOnce)
+            if !now.isEmpty { queue.async { now.forEach { $0.handler() } } }
+            closeWindows(of: due)
+        }
+
+        /// As ``window`` passes: the handlers of the files heard meanwhile run, and their window
+        /// opens again (a burst that goes on runs each once a window); the others' ends.
+        private static func closeWindows(of due: [Due]) {
+            queue.asyncAfter(deadline: .now() + window) {
+                let again: [Due] = state.withLock { state in
+                    var again: [Due] = []
                     for item in due {
                         guard let index = state.folders[item.folder]?.files.firstIndex(where: { $0.id == item.id })
                         else { continue }
-                        state.folders[item.folder]?.files[index].scheduled = false
+                        let pending = state.folders[item.folder]?.files[index].phase == .pending
+                        state.folders[item.folder]?.files[index].phase = pending ? .quiet : .idle
+                        if pending { again.append(item) }
                     }
+                    return again
                 }
-                due.forEach { $0.handler() }
+                guard !again.isEmpty else { return }
+                again.forEach { $0.handler() }
+                closeWindows(of: again)
             }
         }
 

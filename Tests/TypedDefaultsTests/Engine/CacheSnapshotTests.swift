@@ -11,20 +11,21 @@ import Testing
             let snapshot = CacheSnapshot()
             let date = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
             snapshot.store(CacheSnapshot.words(of: date), of: ObjectIdentifier(Date.self))
-            guard case .value(let read)? = snapshot.read(as: Date.self) else {
+            guard case .value(let read)? = snapshot.read(as: Date.self, identifiedBy: ObjectIdentifier(Date.self))
+            else {
                 Issue.record("no value read")
                 return
             }
             #expect(read == date)
             // The same bytes are no Double: another type takes the lock.
-            #expect(snapshot.read(as: Double.self) == nil)
+            #expect(snapshot.read(as: Double.self, identifiedBy: ObjectIdentifier(Double.self)) == nil)
         }
 
         @Test func nothingStoredReadsAsSuchForEveryType() {
             let snapshot = CacheSnapshot()
             snapshot.storeNothingStored()
-            guard case .nothingStored? = snapshot.read(as: String.self),
-                case .nothingStored? = snapshot.read(as: Int?.self)
+            guard case .nothingStored? = snapshot.read(as: String.self, identifiedBy: ObjectIdentifier(String.self)),
+                case .nothingStored? = snapshot.read(as: Int?.self, identifiedBy: ObjectIdentifier(Int?.self))
             else {
                 Issue.record("nothing stored was not read as such")
                 return
@@ -33,16 +34,18 @@ import Testing
 
         @Test func aClearedCopyOrOneBeingChangedSendsTheReadToTheLock() {
             let snapshot = CacheSnapshot()
-            #expect(snapshot.read(as: Int.self) == nil, "a new copy holds nothing")
+            #expect(
+                snapshot.read(as: Int.self, identifiedBy: ObjectIdentifier(Int.self)) == nil, "a new copy holds nothing"
+            )
             snapshot.store(CacheSnapshot.words(of: 42), of: ObjectIdentifier(Int.self))
             // A writer in the middle of a change leaves the sequence odd.
             let even = snapshot.sequence.load(ordering: .relaxed)
             snapshot.sequence.store(even + 1, ordering: .relaxed)
-            #expect(snapshot.read(as: Int.self) == nil)
+            #expect(snapshot.read(as: Int.self, identifiedBy: ObjectIdentifier(Int.self)) == nil)
             snapshot.sequence.store(even + 2, ordering: .relaxed)
-            #expect(snapshot.read(as: Int.self) != nil)
+            #expect(snapshot.read(as: Int.self, identifiedBy: ObjectIdentifier(Int.self)) != nil)
             snapshot.clear()
-            #expect(snapshot.read(as: Int.self) == nil)
+            #expect(snapshot.read(as: Int.self, identifiedBy: ObjectIdentifier(Int.self)) == nil)
         }
 
         /// A written value that fits in the copy is cached as its bytes, with no box; a read

@@ -86,15 +86,19 @@
     func cachedRead(in state: SuiteState) -> Value? {
         guard rules.isEmpty else { return nil }
         // A value the snapshot holds is read from it alone, without the lock; any other from
-        // the cache under the lock, both inlined.
+        // the cache under the lock, both inlined. A type of which the snapshot holds every
+        // value takes the lock out of line.
         let isNothingStored: Bool
-        if CacheSnapshot.holds(Value.self) {
-            guard let found = state.snapshot(of: slot, as: Value.self, identifiedBy: valueType) else { return nil }
+        if CacheSnapshot.holds(Value.self, identifiedBy: valueType),
+            let found = state.snapshot(of: slot, as: Value.self, identifiedBy: valueType)
+        {
             switch found {
             case .value(let cached): return cached
             case .nothingStored: isNothingStored = true
             case .unknown: return nil
             }
+        } else if CacheSnapshot.holdsEveryValue(of: Value.self) {
+            return nil
         } else {
             let found = state.cachedValueUnderLock(slot, as: Value.self, identifiedBy: valueType)
             if let value = found.value { return value }

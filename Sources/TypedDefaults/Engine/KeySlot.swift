@@ -77,9 +77,14 @@
     @inlinable @inline(__always)
     func cachedValue<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> Value? {
         guard decodedType == identifier else { return nil }
-        // In the words exactly when the snapshot holds the type (see `CachedDecode`).
-        if CacheSnapshot.holds(Value.self) { return CacheSnapshot.value(of: decodedWords, as: Value.self) }
-        guard let decoded else { return nil }
+        // In the words exactly when the snapshot holds the value (see `CachedDecode`).
+        if CacheSnapshot.holdsEveryValue(of: Value.self) {
+            return CacheSnapshot.value(of: decodedWords, as: Value.self)
+        }
+        guard let decoded else {
+            return CacheSnapshot.holds(Value.self, identifiedBy: identifier)
+                ? CacheSnapshot.value(of: decodedWords, as: Value.self) : nil
+        }
         // Borrowed, not retained: the caller holds the lock, so nothing can release the box.
         return Unmanaged.passUnretained(unsafeDowncast(decoded, to: DecodedValue<Value>.self))
             ._withUnsafeGuaranteedRef { $0.value }

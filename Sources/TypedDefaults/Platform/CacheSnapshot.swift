@@ -3,8 +3,9 @@
 #endif
 
 /// A copy of a slot's cache that a read takes without the suite's lock, for what fits in two
-/// words: "nothing is stored", and a cached value of a trivial type of at most 16 bytes (`Bool`,
-/// the integers, `Double`, `Date`, `UUID`, enums without payloads, and their optionals).
+/// words: "nothing is stored", a cached value of a trivial type of at most 16 bytes (`Bool`,
+/// the integers, `Double`, `Date`, `UUID`, enums without payloads, and their optionals), and a
+/// `String` short enough to be stored in its own two words, which no reference count covers.
 ///
 /// A sequence lock: the lock holder makes the sequence odd while it changes the copy, and even
 /// again after; a read that sees it odd, or changed by the end of the read, takes the lock
@@ -26,9 +27,9 @@
 
     init() {}
 
-    /// Whether a value of `Value` fits in the copy.
+    /// Whether every value of `Value` fits in the copy: a trivial type of at most two words.
     @inlinable
-    static func holds<Value>(_ type: Value.Type) -> Bool {
+    static func holdsEveryValue<Value>(of type: Value.Type) -> Bool {
         #if canImport(Darwin)
             false
         #else
@@ -36,20 +37,81 @@
         #endif
     }
 
+    /// Whether some values of `Value`, which `identifier` names, fit in the copy: every one, or
+    /// the short `String`s.
+    @inlinable
+    static func holds<Value>(_ type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> Bool {
+        holdsEveryValue(of: Value.self) || holdsShortStrings(as: Value.self, identifiedBy: identifier)
+    }
+
+    /// Whether `Value` is `String`, on a platform where a short one is its two words alone.
+    /// Told by `identifier`, the binding's `ObjectIdentifier(Value.self)`, for the two-word types
+    /// that are not trivial: comparing `Value.self` itself would, for a generic type such as
+    /// `String?`, call into the runtime on every read. Every other type is ruled out where the
+    /// call is inlined.
+    @inlinable
+    static func holdsShortStrings<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> Bool {
+        #if canImport(Darwin) || !_pointerBitWidth(_64)
+            false
+        #else
+            MemoryLayout<Value>.size == 16 && !_isPOD(Value.self) && identifier == ObjectIdentifier(String.self)
+        #endif
+    }
+
     /// The bytes of `value`, when it fits in the copy.
     @inlinable
     static func words<Value>(of value: Value) -> (UInt64, UInt64)? {
-        guard holds(Value.self) else { return nil }
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
+        let identifier = ObjectIdentifier(Value.self)
+        guard holds(Value.self, identifiedBy: identifier) else { return nil }
+        let words = bytes(of: value)
+        if holdsShortStrings(as: Value.self, identifiedBy: identifier), !isShortString(words) { return nil }
         return words
     }
 
-    /// The value whose bytes ``words(of:)`` returned.
+    /// The bytes of a value of at most two words, zeros after them. Copied, not loaded: a
+    /// string's bytes are only its words, no copy of the string, which would count a retain.
+    @inlinable
+    static func bytes<Value>(of value: Value) -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        _withUnprotectedUnsafeMutablePointer(to: &words) { words in
+            _withUnprotectedUnsafeBytes(of: value) {
+                UnsafeMutableRawPointer(words).copyMemory(from: $0.baseAddress.unsafelyUnwrapped, byteCount: $0.count)
+            }
+        }
+        return words
+    }
+
+    /// Whether the two words of a `String` are the whole string: a string of at most 15 UTF-8
+    /// bytes is stored in them, flagged in the top bits of the second (immortal, `0x8`, and
+    /// small, `0x2`), and points to no storage, so its bytes are copied without a retain and
+    /// dropped without a release. Only when this process's standard library lays strings out so
+    /// (``stringLayoutIsKnown``); otherwise no string is copied.
+    @usableFromInline
+    static func isShortString(_ words: (UInt64, UInt64)) -> Bool {
+        let flags: UInt64 = 0xA000_0000_0000_0000
+        return words.1 & flags == flags && stringLayoutIsKnown
+    }
+
+    /// Whether a short string has the flags ``isShortString(_:)`` looks for, and a long one,
+    /// whose storage is counted, has neither: checked once, on this process's standard library.
+    static let stringLayoutIsKnown: Bool = {
+        let flags: UInt64 = 0xA000_0000_0000_0000
+        let short = String(decoding: [UInt8(ascii: "a")], as: UTF8.self)
+        let long = String(repeating: short, count: 64)
+        return MemoryLayout<String>.size == 16 && bytes(of: short).1 & flags == flags
+            && bytes(of: long).1 & flags == 0
+    }()
+
+    /// The value whose bytes ``words(of:)`` returned. Moved out of the words, not copied: a
+    /// short string's copy would call the runtime to retain nothing. Through the unprotected
+    /// pointer, as the words never leave the call: the stack protector's check would cost more
+    /// than the read.
     @inlinable
     static func value<Value>(of words: (UInt64, UInt64), as type: Value.Type) -> Value {
         var words = words
-        return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
+        return _withUnprotectedUnsafeMutablePointer(to: &words) {
+            UnsafeMutableRawPointer($0).bindMemory(to: Value.self, capacity: 1).move()
+        }
     }
 
     /// What the copy says of the cache for `Value`, or `nil` when the lock must be taken: the
@@ -68,7 +130,9 @@
             atomicMemoryFence(ordering: .acquiring)
             guard sequence.load(ordering: .relaxed) == start else { return nil }
             if kind == Self.nothingStoredKind { return .nothingStored }
-            guard Self.holds(Value.self), kind == UInt(bitPattern: identifier) else { return nil }
+            guard Self.holds(Value.self, identifiedBy: identifier), kind == UInt(bitPattern: identifier) else {
+                return nil
+            }
             return .value(Self.value(of: words, as: Value.self))
         #endif
     }

@@ -58,9 +58,14 @@ import Testing
             #expect(slot.cachedValue(as: Date.self) == date)
             #expect(try slot.cachedResult(as: Date.self)?.get() == date)
             #expect(slot.cachedValue(as: Double.self) == nil, "the bytes are a Date's only")
-            slot.cache(CachedDecode("a string"))
-            #expect(slot.decoded != nil)
-            #expect(slot.cachedValue(as: String.self) == "a string")
+            slot.cache(CachedDecode("a short one"))
+            #expect(slot.decoded == nil, "at most 15 UTF-8 bytes: the string is its two words")
+            #expect(slot.cachedValue(as: String.self) == "a short one")
+            #expect(slot.cachedValue(as: Int.self) == nil)
+            let long = String(repeating: "long ", count: 8)
+            slot.cache(CachedDecode(long))
+            #expect(slot.decoded != nil, "a string with storage is boxed")
+            #expect(slot.cachedValue(as: String.self) == long)
             slot.cache(Result<Int, DefaultsError>.failure(.missingValue(key: "k")))
             #expect(slot.cachedValue(as: Int.self) == nil)
             #expect(throws: DefaultsError.self) { try slot.cachedResult(as: Int.self)?.get() }
@@ -68,13 +73,58 @@ import Testing
             #expect(slot.cachedResult(as: Int.self) == nil)
         }
 
-        @Test func onlySmallTrivialValuesAreCopied() {
-            #expect(CacheSnapshot.holds(Bool.self))
-            #expect(CacheSnapshot.holds(UUID.self))
-            #expect(CacheSnapshot.holds(Int?.self))
-            #expect(!CacheSnapshot.holds(String.self), "holds a reference")
-            #expect(!CacheSnapshot.holds(UUID?.self), "17 bytes")
-            #expect(!CacheSnapshot.holds([Int].self))
+        @Test func onlySmallTrivialValuesAndShortStringsAreCopied() {
+            #expect(CacheSnapshot.holdsEveryValue(of: Bool.self))
+            #expect(CacheSnapshot.holdsEveryValue(of: UUID.self))
+            #expect(CacheSnapshot.holdsEveryValue(of: Int?.self))
+            #expect(!CacheSnapshot.holdsEveryValue(of: String.self), "a long one holds a reference")
+            #expect(CacheSnapshot.holds(String.self, identifiedBy: ObjectIdentifier(String.self)))
+            #expect(!CacheSnapshot.holds(String?.self, identifiedBy: ObjectIdentifier(String?.self)))
+            #expect(!CacheSnapshot.holds(UUID?.self, identifiedBy: ObjectIdentifier(UUID?.self)), "17 bytes")
+            #expect(!CacheSnapshot.holds([Int].self, identifiedBy: ObjectIdentifier([Int].self)))
+        }
+
+        /// A string is copied without a retain only when its two words are all of it: the
+        /// standard library's short form, whatever made the string (a literal, a decode, an
+        /// append), and never one with storage, which a copy must count.
+        @Test func onlyAStringWithoutStorageIsCopied() {
+            #expect(CacheSnapshot.stringLayoutIsKnown)
+            var built = "ab"
+            built += "cd"
+            let short = [
+                "", "a", "ccccccccccccccc", "é—💾", built,
+                String(decoding: Array("fifteen bytes!!".utf8), as: UTF8.self),
+            ]
+            for string in short {
+                guard let words = CacheSnapshot.words(of: string) else {
+                    Issue.record("\(string.debugDescription) was not copied")
+                    continue
+                }
+                #expect(CacheSnapshot.value(of: words, as: String.self) == string)
+            }
+            let long = [
+                "sixteen bytes!!!", String(repeating: "x", count: 16), built + String(repeating: built, count: 9),
+            ]
+            for string in long {
+                #expect(CacheSnapshot.words(of: string) == nil, "\(string.debugDescription) has storage")
+            }
+        }
+
+        /// A short string read from the copy is a string of its own: it outlives the copy's
+        /// change, and the next value's.
+        @Test func aShortStringReadOutlivesTheCopy() {
+            let snapshot = CacheSnapshot()
+            let identifier = ObjectIdentifier(String.self)
+            snapshot.store(
+                CacheSnapshot.words(of: String(decoding: Array("settings".utf8), as: UTF8.self)), of: identifier)
+            guard case .value(let read)? = snapshot.read(as: String.self, identifiedBy: identifier) else {
+                Issue.record("no value read")
+                return
+            }
+            snapshot.store(CacheSnapshot.words(of: "other"), of: identifier)
+            snapshot.clear()
+            #expect(read == "settings")
+            #expect(read.utf8.count == 8)
         }
     #endif
 }

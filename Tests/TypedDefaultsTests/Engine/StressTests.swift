@@ -89,8 +89,9 @@ import TypedDefaults
         let fallback = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         let identifier = UserDefault(wrappedValue: fallback, "identifier", store: store)
         let count = UserDefault<Int?>("count", store: store)
-        // Strings of different lengths and bytes, read under the lock.
-        let names = ["", "a", "bb", "ccccccccccccccc", "é—💾"]
+        // Strings of different lengths and bytes: up to 15 UTF-8 bytes read from the copy, the
+        // longer ones (a literal, and one made at run time, with storage) under the lock.
+        let names = ["", "a", "bb", "ccccccccccccccc", "é—💾", "sixteen bytes!!!", String(repeating: "d", count: 40)]
         let name = UserDefault(wrappedValue: "fallback", "name", store: store)
         let writing = Counter()  // 1 once the writer is done
         await withTaskGroup(of: [String].self) { group in

@@ -85,7 +85,9 @@ extension StoredObject {
     private static func size<Object>(ofOpened object: Object, seen: SeenStorage?) -> Int {
         let overhead = 8
         // Each bit cast is of a value whose type was just found to be the target's.
-        if Object.self == Int.self { return overhead + 1 + integerBytes(Int64(unsafeBitCast(object, to: Int.self))) }
+        if Object.self == Int.self {
+            return overhead + 1 + ScalarSize.integerBytes(Int64(unsafeBitCast(object, to: Int.self)))
+        }
         if Object.self == Bool.self { return overhead + 1 }
         if Object.self == Double.self || Object.self == Float.self || Object.self == Date.self { return overhead + 9 }
         if Object.self == String.self { return overhead + stringBytes(unsafeBitCast(object, to: String.self), seen) }
@@ -93,7 +95,7 @@ extension StoredObject {
         if let number = StoredObject.number(object) {
             switch number {
             case .bool: return overhead + 1
-            case .signed(let value): return overhead + 1 + integerBytes(value)
+            case .signed(let value): return overhead + 1 + ScalarSize.integerBytes(value)
             case .unsigned: return overhead + 17
             case .floating: return overhead + 9
             }
@@ -118,11 +120,6 @@ extension StoredObject {
     private static func dataBytes(_ data: Data, _ seen: SeenStorage?) -> Int {
         if let seen, !seen.isFirst(data.withUnsafeBytes { $0.baseAddress }, count: data.count) { return 0 }
         return marker(data.count) + data.count
-    }
-
-    /// An integer's bytes after its marker: 8 for a negative one, as readers expect.
-    private static func integerBytes(_ value: Int64) -> Int {
-        value < 0 ? 8 : byteCount(UInt64(value))
     }
 
     /// A string's bytes with their marker, without the overhead: ASCII takes a byte a
@@ -161,10 +158,31 @@ extension StoredObject {
 
     /// A marker with a count: the count in the marker's byte up to 14, else an integer after it.
     private static func marker(_ count: Int) -> Int {
-        count < 15 ? 1 : 2 + byteCount(UInt64(count))
+        count < 15 ? 1 : 2 + ScalarSize.byteCount(UInt64(count))
+    }
+}
+
+/// ``StoredObject/size(ofTyped:)`` of an `Int`, `Bool` or `Double`, inlined where the type is
+/// known, so that a write of one measures it without a call.
+@usableFromInline enum ScalarSize {
+    /// The size, or `nil` for any other type.
+    @inlinable
+    static func of<Object>(_ object: Object) -> Int? {
+        if Object.self == Int.self { return 9 + integerBytes(Int64(unsafeBitCast(object, to: Int.self))) }
+        if Object.self == Bool.self { return 9 }
+        if Object.self == Double.self { return 17 }
+        return nil
     }
 
-    private static func byteCount(_ value: UInt64) -> Int {
+    /// An integer's bytes after its marker: 8 for a negative one, as readers expect.
+    @inlinable
+    static func integerBytes(_ value: Int64) -> Int {
+        value < 0 ? 8 : byteCount(UInt64(value))
+    }
+
+    /// The bytes of an unsigned integer as a property-list writer sizes it: 1, 2, 4 or 8.
+    @inlinable
+    static func byteCount(_ value: UInt64) -> Int {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 }

@@ -126,18 +126,21 @@
     @inlinable
     func write(_ value: Value, in state: SuiteState, durability: Durability, sizeLimit: DefaultsSizeLimit) {
         let value = rules.isEmpty ? value : applyingRules(to: value)
-        store(value, decoded: CachedDecode(value), in: state, durability: durability, sizeLimit: sizeLimit)
+        store(
+            value, decoded: CachedDecode(value), size: ScalarSize.of(value), in: state,
+            durability: durability, sizeLimit: sizeLimit)
     }
 
-    /// Encodes and stores `value`, caching `decoded` as its decode.
+    /// Encodes and stores `value`, caching `decoded` as its decode. `size` is the stored
+    /// object's, when the caller measured it where `Value` is concrete.
     @usableFromInline
     func store(
-        _ value: Value, decoded: CachedDecode, in state: SuiteState, durability: Durability,
+        _ value: Value, decoded: CachedDecode, size: Int? = nil, in state: SuiteState, durability: Durability,
         sizeLimit: DefaultsSizeLimit
     ) {
         if _slowPath(state.mayBeIsolated), let copy = IsolatedSuites.copy(standingFor: state) {
             return bound(to: copy).store(
-                value, decoded: decoded, in: copy, durability: durability, sizeLimit: sizeLimit)
+                value, decoded: decoded, size: size, in: copy, durability: durability, sizeLimit: sizeLimit)
         }
         switch writing {
         case .value: break
@@ -152,7 +155,7 @@
                 return
             }
             state.write(
-                ownObject: representation, objectSize: StoredObject.size(ofTyped: representation),
+                ownObject: representation, objectSize: size ?? StoredObject.size(ofTyped: representation),
                 caching: decoded, to: slot, durability: durability, sizeLimit: sizeLimit)
             return
         case .optional:

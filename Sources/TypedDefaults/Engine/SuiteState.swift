@@ -365,7 +365,8 @@ import TypedDefaultsStorage
             }
             guard let size = admit(newSize: objectSize, to: slot, within: sizeLimit, &after) else { return nil }
             let object = slot.object?.replaceUniquelyHeld(with: value) == true ? slot.object : StoredObject(value)
-            return recordAdmitted(slot, to: object, sizeChange: size, caching: decoded, durability: durability, &after)
+            return recordAdmitted(
+                slot, to: object, sizeChange: size, caching: decoded, durability: durability, isHeard: false, &after)
         }
         if window != nil { flush(when: window) }
     }
@@ -386,12 +387,18 @@ import TypedDefaultsStorage
     }
 
     /// Makes a write admitted: the slot changes, the backend hears of it, and it is pending.
-    /// Under `lock`; returns the flush due.
+    /// Under `lock`; returns the flush due. `isHeard` is `false` where the caller found no one
+    /// to hear of the change (no observer, callback or administrator's entry): only the slot's
+    /// share of the change is made.
     private func recordAdmitted(
         _ slot: KeySlot, to object: StoredObject?, sizeChange size: SizeChange, caching decoded: CachedDecode?,
-        durability: Durability, _ after: inout AfterUnlock
+        durability: Durability, isHeard: Bool = true, _ after: inout AfterUnlock
     ) -> TimeInterval?? {
-        change(slot, to: object, origin: .thisProcess, sizeChange: size, caching: decoded, &after)
+        if isHeard {
+            change(slot, to: object, origin: .thisProcess, sizeChange: size, caching: decoded, &after)
+        } else {
+            setObject(object, of: slot, sizeChange: size, caching: decoded)
+        }
         backend.writeThrough(key: slot.key, object: object)
         markWritten(slot)
         guard commitsOnSchedule else { return nil }
@@ -492,8 +499,8 @@ import TypedDefaultsStorage
         Set(slots.keys).union(stored.map { Array($0.keys) } ?? backend.storedKeys())
     }
 
-    /// The one place a slot's object changes; observers of the key hear of it, in order, and its
-    /// `didSet` callbacks run once the lock is released. A write that knows the new object's
+    /// The one place a slot's object changes for someone to hear: observers of the key hear of
+    /// it, in order, and its `didSet` callbacks run once the lock is released. A write that knows the new object's
     /// decode passes it in `decoded`: cached at once, not cleared and then cached.
     func change(
         _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: SizeChange? = nil,
@@ -510,16 +517,7 @@ import TypedDefaultsStorage
         // Loaded even with no one to tell: a refresh compares the backend with what was loaded.
         // The old object is copied only for someone to hear of it.
         let old = isHeard || !slot.isLoaded ? loadedObject(slot, &after) : nil
-        if let bytes = sizeInBytes {
-            sizeInBytes =
-                bytes + (sizeChange?.growth ?? StoredObject.sizeChange(slot.key, from: slot.object, to: object))
-        }
-        slot.object = object
-        slot.objectSize = sizeChange?.objectSize
-        slot.isLoaded = true
-        slot.generation &+= 1
-        slot.initialValueNotStored = false
-        if object != nil, let decoded { slot.cache(decoded) } else { slot.clearCache() }
+        setObject(object, of: slot, sizeChange: sizeChange, caching: decoded)
         guard isHeard else { return }
         var change = SlotChange(key: slot.key, oldObject: old, newObject: object, origin: origin)
         if let entry = slot.managed {
@@ -532,5 +530,23 @@ import TypedDefaultsStorage
         }
         if hasObservers { observers.enqueue(change) }
         after.call(callbacks, with: change)
+    }
+
+    /// The slot's share of ``change(_:to:origin:sizeChange:caching:_:)``: its object, the
+    /// suite's size, and the cache. A write that no one hears of makes only this change.
+    @inline(__always)
+    private func setObject(
+        _ object: StoredObject?, of slot: KeySlot, sizeChange: SizeChange?, caching decoded: CachedDecode?
+    ) {
+        if let bytes = sizeInBytes {
+            sizeInBytes =
+                bytes + (sizeChange?.growth ?? StoredObject.sizeChange(slot.key, from: slot.object, to: object))
+        }
+        slot.object = object
+        slot.objectSize = sizeChange?.objectSize
+        slot.isLoaded = true
+        slot.generation &+= 1
+        slot.initialValueNotStored = false
+        if object != nil, let decoded { slot.cache(decoded) } else { slot.clearCache() }
     }
 }

@@ -22,7 +22,7 @@ echo "|---|---:|"
 for operation in "read Int: class property" "read Int: struct property" "read Int: store[.key]" \
     "read Int: @UserDefault(.key)" "read Double: Setting" "read Int: wrapper held (floor)" \
     "read Bool: class property" "read Date: class property" "read UUID: class property" "read enum: class property" \
-    "read Int?: class property" "read String: class property" "read URL: class property" \
+    "read Int?: class property" "read String: class property" "read long String: class property" "read URL: class property" \
     "read missing String?: class property" "read Codable: class property" \
     "write Int: class property" "write Int: store[.key]" "write Int: class property, in memory" "write String: class property" \
     "write Codable: class property"; do

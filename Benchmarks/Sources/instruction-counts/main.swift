@@ -30,6 +30,7 @@ final class Settings {
     @UserDefault var count: Int
     @UserDefault var nickname: String?
     @UserDefault var name: String
+    @UserDefault var motto: String
     @UserDefault var layout: Layout
     @UserDefault var launchCount: Int
     @Setting var volume: Double
@@ -44,6 +45,7 @@ final class Settings {
         _count = UserDefault(wrappedValue: 0, "count", store: store)
         _nickname = UserDefault("nickname", store: store)
         _name = UserDefault(wrappedValue: "", "name", store: store)
+        _motto = UserDefault(wrappedValue: "", "motto", store: store)
         _layout = UserDefault(wrappedValue: Layout(), "layout", store: store)
         _launchCount = UserDefault(.launchCount, store: store)
         _volume = Setting(wrappedValue: 0.5, "volume", title: "Volume", store: store)
@@ -85,6 +87,9 @@ let wrapper = UserDefault(wrappedValue: 0, "count", store: store)
 // Written and read once, so the reads below are the cached reads of a running program.
 settings.count = 5
 settings.name = "Bobbie Wasabi"
+// Past 15 UTF-8 bytes a string has storage, counted on every copy (made at run time, as a
+// decoded one is, not a literal's, which no count covers).
+settings.motto = String(repeating: "Settings that stay. ", count: 2)
 settings.layout = Layout(width: 1024)
 settings.launchCount = 3
 settings.volume = 0.7
@@ -94,7 +99,7 @@ settings.installation = UUID()
 settings.theme = .dark
 settings.limit = 10
 settings.homepage = URL(string: "https://example.com/start") ?? settings.homepage
-_ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume)
+_ = (settings.count, settings.name, settings.motto, settings.nickname, settings.layout, settings.launchCount, settings.volume)
 _ = (settings.flag, settings.lastOpened, settings.installation, settings.theme, settings.limit, settings.homepage)
 _ = (store[.launchCount], settingsValue.count, wrapper.wrappedValue)
 
@@ -117,6 +122,7 @@ case "read enum: class property": for _ in 0..<count { sink &+= settings.theme.r
 case "read Int?: class property": for _ in 0..<count { sink &+= settings.limit ?? 0 }
 case "read URL: class property": for _ in 0..<count { sink &+= MemoryLayout.size(ofValue: settings.homepage) }
 case "read String: class property": for _ in 0..<count { sink &+= settings.name.utf8.count }
+case "read long String: class property": for _ in 0..<count { sink &+= settings.motto.utf8.count }
 case "read missing String?: class property": for _ in 0..<count { sink &+= settings.nickname == nil ? 1 : 0 }
 case "read Codable: class property": for _ in 0..<count { sink &+= settings.layout.width }
 case "write Int: class property", "write Int: class property, in memory":

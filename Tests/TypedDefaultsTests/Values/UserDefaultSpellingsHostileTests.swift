@@ -99,7 +99,11 @@ import TypedDefaultsTestSupport
     /// through it shows at once; corelibs keeps such a write in memory until `synchronize()`.
     @Test func loadValueTakesInAPlainWriteNotYetSynchronized() throws {
         let suite = try TestSuite()
-        let theme = UserDefault(wrappedValue: "system", "theme", defaults: suite.defaults)
+        // The store's write must still be pending when the plain write lands: with the default
+        // 100 ms window, a loaded machine's flush could commit it first, and then it is the
+        // later write. The flush is put off past the test.
+        let store = suite.store.durability(.coalesced(within: .seconds(3600)))
+        let theme = UserDefault(wrappedValue: "system", "theme", store: store)
         theme.wrappedValue = "dark"
         theme.defaults.set("light", forKey: "theme")
         theme.loadValue()

@@ -183,7 +183,7 @@ extension DefaultsError {
     /// }
     /// ```
     public static var handler: @Sendable (DefaultsError) -> Void {
-        get { currentHandler.withLock { $0 } }
+        get { currentHandler.read { $0 } }
         set { currentHandler.withLock { $0 = newValue } }
     }
 

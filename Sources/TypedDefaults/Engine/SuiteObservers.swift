@@ -35,7 +35,7 @@ final class SuiteObservers: @unchecked Sendable {
 
         /// Calls the callback with `change`, unless the entry was deactivated.
         func deliver(_ change: SlotChange) {
-            callback.withLock { $0 }?(change)
+            callback.read { $0 }?(change)
         }
 
         func deactivate() {

@@ -15,4 +15,12 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try lock.withLock { try body(&state) }
     }
+
+    /// The state, looked at under the lock and left as it is. What to read a closure with:
+    /// through `withLock`'s `inout` a stored closure is converted to the caller's form and
+    /// back, and the converted one is written back, so each read wrapped it in two more thunks
+    /// and each later call ran through all of them, until a thread's stack ran out.
+    package func read<Result>(_ body: (State) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(state) }
+    }
 }

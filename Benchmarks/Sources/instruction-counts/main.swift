@@ -99,9 +99,9 @@ settings.installation = UUID()
 settings.theme = .dark
 settings.limit = 10
 settings.homepage = URL(string: "https://example.com/start") ?? settings.homepage
-_ = (settings.count, settings.name, settings.motto, settings.nickname, settings.layout, settings.launchCount, settings.volume)
+_ = (settings.count, settings.name, settings.nickname, settings.layout, settings.launchCount, settings.volume)
 _ = (settings.flag, settings.lastOpened, settings.installation, settings.theme, settings.limit, settings.homepage)
-_ = (store[.launchCount], settingsValue.count, wrapper.wrappedValue)
+_ = (store[.launchCount], settingsValue.count, wrapper.wrappedValue, settings.motto)
 
 var sink = 0
 switch operation {

@@ -144,20 +144,6 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
     var all: [String] { lock.withLock { items } }
 }
 
-/// Replaces the suite's file as another program would: its entries changed by `change`, written
-/// whole to a new file and renamed over the old one.
-private func writeAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -> Void) throws {
-    var contents: [String: Any] = [:]
-    if let data = FileManager.default.contents(atPath: url.path),
-        let read = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-    {
-        contents = read
-    }
-    change(&contents)
-    let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
-    try data.write(to: url, options: .atomic)
-}
-
 /// The lock-free copy of the cache holds a `String` only when its two words are the whole
 /// string, and reads it back without a retain. Attacked here: strings of every origin and length
 /// around 15 bytes, other two-word types that are not trivial, reads kept while the key
@@ -387,7 +373,7 @@ private func writeAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -
     func stringsFromTheFileReadWholeAndOutliveItsNextChange() throws {
         let suite = try TestSuite()
         let store = suite.store.durability(.coalesced(within: .seconds(60)))
-        try writeAsAnotherProgram(suite.plistURL) { contents in
+        try rewriteAsAnotherProgram(suite.plistURL) { contents in
             for (index, text) in texts.enumerated() { contents["text\(index)"] = text }
         }
         let handles = texts.indices.map { UserDefault(wrappedValue: "fallback", "text\($0)", store: store) }
@@ -398,14 +384,14 @@ private func writeAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -
             reads.append((text, handles[index].wrappedValue))
             #expect(optionals[index].wrappedValue == text)
         }
-        try writeAsAnotherProgram(suite.plistURL) { contents in
+        try rewriteAsAnotherProgram(suite.plistURL) { contents in
             for index in texts.indices { contents["text\(index)"] = texts[texts.count - 1 - index] }
         }
         store.refresh()
         for (index, handle) in handles.enumerated() {
             #expect(Array(handle.wrappedValue.utf8) == Array(texts[texts.count - 1 - index].utf8), "text\(index)")
         }
-        try writeAsAnotherProgram(suite.plistURL) { $0 = [:] }
+        try rewriteAsAnotherProgram(suite.plistURL) { $0 = [:] }
         store.refresh()
         #expect(handles.allSatisfy { $0.wrappedValue == "fallback" })
         let reused = reuseFreedMemory()
@@ -493,7 +479,7 @@ private func writeAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -
         let otherProgram: @Sendable () -> Void = {
             do {
                 for round in 0..<rounds {
-                    try writeAsAnotherProgram(url) { $0["motto"] = strings[round % 2] }
+                    try rewriteAsAnotherProgram(url) { $0["motto"] = strings[round % 2] }
                     if round % 3 == 0 { store.refresh() }
                 }
                 store.refresh()

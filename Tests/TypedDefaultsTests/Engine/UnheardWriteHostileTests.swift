@@ -72,20 +72,6 @@ private func throughFoundationsFile(_ object: Any) throws -> Any {
     return try #require((read as? [Any])?.first)
 }
 
-/// Replaces the suite's file as another program would: its entries changed by `change`,
-/// written whole to a new file and renamed over the old one.
-private func rewriteAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -> Void) throws {
-    var contents: [String: Any] = [:]
-    if let data = FileManager.default.contents(atPath: url.path),
-        let read = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-    {
-        contents = read
-    }
-    change(&contents)
-    let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
-    try data.write(to: url, options: .atomic)
-}
-
 /// A write no one hears of (no observer, `didSet` or administrator's entry) skips the change's
 /// bookkeeping and measures a scalar where its type is known. Attacked here: sizes at every
 /// boundary against the generic measure and a fresh load, the size limit at its edge, observers

@@ -43,3 +43,17 @@ enum Python {
         let description: String
     }
 }
+
+/// Replaces the suite's file as another program would: its entries changed by `change`,
+/// written whole to a new file and renamed over the old one.
+func rewriteAsAnotherProgram(_ url: URL, _ change: (inout [String: Any]) -> Void) throws {
+    var contents: [String: Any] = [:]
+    if let data = FileManager.default.contents(atPath: url.path),
+        let read = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    {
+        contents = read
+    }
+    change(&contents)
+    let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+    try data.write(to: url, options: .atomic)
+}

@@ -77,10 +77,8 @@
     @inlinable @inline(__always)
     func cachedValue<Value>(as type: Value.Type, identifiedBy identifier: ObjectIdentifier) -> Value? {
         guard decodedType == identifier else { return nil }
-        // In the words exactly when the snapshot holds the value (see `CachedDecode`).
-        if CacheSnapshot.holdsEveryValue(of: Value.self) {
-            return CacheSnapshot.value(of: decodedWords, as: Value.self)
-        }
+        // In the words exactly when there is no box: the snapshot holds the value (see
+        // `CachedDecode`).
         guard let decoded else {
             return CacheSnapshot.holds(Value.self, identifiedBy: identifier)
                 ? CacheSnapshot.value(of: decodedWords, as: Value.self) : nil

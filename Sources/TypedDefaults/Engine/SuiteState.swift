@@ -500,8 +500,9 @@ import TypedDefaultsStorage
     }
 
     /// The one place a slot's object changes for someone to hear: observers of the key hear of
-    /// it, in order, and its `didSet` callbacks run once the lock is released. A write that knows the new object's
-    /// decode passes it in `decoded`: cached at once, not cleared and then cached.
+    /// it, in order, and its `didSet` callbacks run once the lock is released. A write that
+    /// knows the new object's decode passes it in `decoded`: cached at once, not cleared and
+    /// then cached.
     func change(
         _ slot: KeySlot, to object: StoredObject?, origin: DefaultsChangeOrigin, sizeChange: SizeChange? = nil,
         caching decoded: CachedDecode? = nil, _ after: inout AfterUnlock

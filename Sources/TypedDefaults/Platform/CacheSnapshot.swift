@@ -61,11 +61,10 @@
     /// The bytes of `value`, when it fits in the copy.
     @inlinable
     static func words<Value>(of value: Value) -> (UInt64, UInt64)? {
-        let identifier = ObjectIdentifier(Value.self)
-        guard holds(Value.self, identifiedBy: identifier) else { return nil }
+        if holdsEveryValue(of: Value.self) { return bytes(of: value) }
+        guard holdsShortStrings(as: Value.self, identifiedBy: ObjectIdentifier(Value.self)) else { return nil }
         let words = bytes(of: value)
-        if holdsShortStrings(as: Value.self, identifiedBy: identifier), !isShortString(words) { return nil }
-        return words
+        return isShortString(words) ? words : nil
     }
 
     /// The bytes of a value of at most two words, zeros after them. Copied, not loaded: a
@@ -88,18 +87,19 @@
     /// (``stringLayoutIsKnown``); otherwise no string is copied.
     @usableFromInline
     static func isShortString(_ words: (UInt64, UInt64)) -> Bool {
-        let flags: UInt64 = 0xA000_0000_0000_0000
-        return words.1 & flags == flags && stringLayoutIsKnown
+        words.1 & shortStringFlags == shortStringFlags && stringLayoutIsKnown
     }
+
+    /// The flags of a short string's second word: immortal and small.
+    private static var shortStringFlags: UInt64 { 0xA000_0000_0000_0000 }
 
     /// Whether a short string has the flags ``isShortString(_:)`` looks for, and a long one,
     /// whose storage is counted, has neither: checked once, on this process's standard library.
     static let stringLayoutIsKnown: Bool = {
-        let flags: UInt64 = 0xA000_0000_0000_0000
         let short = String(decoding: [UInt8(ascii: "a")], as: UTF8.self)
         let long = String(repeating: short, count: 64)
-        return MemoryLayout<String>.size == 16 && bytes(of: short).1 & flags == flags
-            && bytes(of: long).1 & flags == 0
+        return MemoryLayout<String>.size == 16 && bytes(of: short).1 & shortStringFlags == shortStringFlags
+            && bytes(of: long).1 & shortStringFlags == 0
     }()
 
     /// The value whose bytes ``words(of:)`` returned. Moved out of the words, not copied: a

@@ -128,22 +128,6 @@ private func onThreads(_ bodies: [@Sendable () -> Void]) {
     group.wait()
 }
 
-/// A flag set once, read from any thread.
-private final class Flag: @unchecked Sendable {  // `isSet` only under `lock`
-    private let lock = NSLock()
-    private var isSet = false
-    func set() { lock.withLock { isSet = true } }
-    var value: Bool { lock.withLock { isSet } }
-}
-
-/// Problems found on other threads, gathered.
-private final class Problems: @unchecked Sendable {  // `items` only under `lock`
-    private let lock = NSLock()
-    private var items: [String] = []
-    func record(_ found: [String]) { lock.withLock { items += found } }
-    var all: [String] { lock.withLock { items } }
-}
-
 /// The lock-free copy of the cache holds a `String` only when its two words are the whole
 /// string, and reads it back without a retain. Attacked here: strings of every origin and length
 /// around 15 bytes, other two-word types that are not trivial, reads kept while the key
@@ -416,8 +400,8 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
         let optional = UserDefault<String?>("motto", store: store)
         let profile = Profile(store: store)
         let rounds = isThreadSanitized ? 4_000 : 40_000
-        let done = Flag()
-        let problems = Problems()
+        let done = Locked(false)
+        let problems = Locked<[String]>([])
         let writer: @Sendable () -> Void = {
             for round in 0..<rounds {
                 switch round % 13 {
@@ -429,13 +413,13 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
                     handle.wrappedValue = String(decoding: Array(template.utf8), as: UTF8.self)
                 }
             }
-            done.set()
+            done.withLock { $0 = true }
         }
         let reader: @Sendable (Int) -> Void = { kind in
             var found: [String] = []
             var kept: [String] = []
             var reads = 0
-            while !done.value || reads < 1_000 {
+            while !done.read({ $0 }) || reads < 1_000 {
                 for _ in 0..<50 {
                     let read: String
                     switch kind {
@@ -451,10 +435,11 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
             }
             // Kept across thousands of later writes: each still one of the strings written.
             for read in kept where !allowed.contains(read) { found.append("kept \(read.debugDescription)") }
-            problems.record(found)
+            problems.withLock { $0 += found }
         }
         onThreads([writer, { reader(0) }, { reader(1) }, { reader(2) }, { reader(0) }])
-        #expect(problems.all.isEmpty, "\(problems.all.count) bad reads, such as \(problems.all.prefix(3))")
+        let found = problems.read { $0 }
+        #expect(found.isEmpty, "\(found.count) bad reads, such as \(found.prefix(3))")
         let last = handle.wrappedValue
         #expect(optional.wrappedValue ?? "fallback" == last)
         #expect(profile.motto == last)
@@ -474,8 +459,8 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
         let profile = Profile(store: store)
         _ = handle.wrappedValue
         let rounds = isThreadSanitized ? 60 : 300
-        let done = Flag()
-        let problems = Problems()
+        let done = Locked(false)
+        let problems = Locked<[String]>([])
         let otherProgram: @Sendable () -> Void = {
             do {
                 for round in 0..<rounds {
@@ -484,22 +469,23 @@ private final class Problems: @unchecked Sendable {  // `items` only under `lock
                 }
                 store.refresh()
             } catch {
-                problems.record(["the file could not be written: \(error)"])
+                problems.withLock { $0.append("the file could not be written: \(error)") }
             }
-            done.set()
+            done.withLock { $0 = true }
         }
         let reader: @Sendable (Bool) -> Void = { throughProperty in
             var found: [String] = []
             var reads = 0
-            while !done.value || reads < 1_000 {
+            while !done.read({ $0 }) || reads < 1_000 {
                 let read = throughProperty ? profile.motto : handle.wrappedValue
                 if !allowed.contains(read) { found.append(read.debugDescription) }
                 reads += 1
             }
-            problems.record(found)
+            problems.withLock { $0 += found }
         }
         onThreads([otherProgram, { reader(false) }, { reader(true) }])
-        #expect(problems.all.isEmpty, "\(problems.all.prefix(3))")
+        let found = problems.read { $0 }
+        #expect(found.isEmpty, "\(found.prefix(3))")
         #expect(handle.wrappedValue == strings[(rounds - 1) % 2])
         #expect(profile.motto == strings[(rounds - 1) % 2])
     }

@@ -23,11 +23,10 @@ private enum Mode: Int, DefaultsValueConvertible {
 }
 
 /// What a handler heard, from any thread.
-private final class Heard<Element: Sendable>: @unchecked Sendable {  // `items` only under `lock`
-    private let lock = NSLock()
-    private var items: [Element] = []
-    func append(_ item: Element) { lock.withLock { items.append(item) } }
-    var all: [Element] { lock.withLock { items } }
+private final class Heard<Element: Sendable>: Sendable {
+    private let items = Locked<[Element]>([])
+    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    var all: [Element] { items.read { $0 } }
 
     /// Waits until `condition` holds of what was heard, or 30 s passed.
     func wait(until condition: ([Element]) -> Bool) -> [Element] {

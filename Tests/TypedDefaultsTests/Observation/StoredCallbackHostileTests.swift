@@ -1,13 +1,13 @@
 import Foundation
 import Testing
+import TypedDefaultsStorage
 
 @testable import TypedDefaults
 
 /// How deep in its thread's stack a function was called, over many calls: the range of the
 /// addresses of a local of `record()`, per thread.
-private final class Depths: @unchecked Sendable {  // `ranges` only under `lock`
-    private let lock = NSLock()
-    private var ranges: [UInt: (lowest: UInt, highest: UInt)] = [:]
+private final class Depths: Sendable {
+    private let ranges = Locked<[UInt: (lowest: UInt, highest: UInt)]>([:])
 
     /// Records the depth of this call.
     @inline(never)
@@ -19,7 +19,7 @@ private final class Depths: @unchecked Sendable {  // `ranges` only under `lock`
         #else
             let thread = UInt(pthread_self())
         #endif
-        lock.withLock {
+        ranges.withLock { ranges in
             let range = ranges[thread] ?? (address, address)
             ranges[thread] = (min(range.lowest, address), max(range.highest, address))
         }
@@ -27,7 +27,7 @@ private final class Depths: @unchecked Sendable {  // `ranges` only under `lock`
 
     /// The most the depth varied on one thread, in bytes.
     var largestSpread: UInt {
-        lock.withLock { ranges.values.map { $0.highest - $0.lowest }.max() ?? 0 }
+        ranges.read { $0.values.map { $0.highest - $0.lowest }.max() ?? 0 }
     }
 }
 

@@ -124,18 +124,30 @@
             return nil
         #else
             let start = sequence.load(ordering: .acquiring)
-            guard start & 1 == 0 else { return nil }
+            // The kind first: a copy that holds neither this value nor "nothing stored" (a
+            // longer string, another type) sends the read to the lock without the rest. Each
+            // answer is given only once the sequence says the copy was not changing.
             let kind = kind.load(ordering: .relaxed)
-            let words = (firstWord.load(ordering: .relaxed), secondWord.load(ordering: .relaxed))
-            atomicMemoryFence(ordering: .acquiring)
-            guard sequence.load(ordering: .relaxed) == start else { return nil }
-            if kind == Self.nothingStoredKind { return .nothingStored }
-            guard Self.holds(Value.self, identifiedBy: identifier), kind == UInt(bitPattern: identifier) else {
-                return nil
+            if Self.holds(Value.self, identifiedBy: identifier), kind == UInt(bitPattern: identifier) {
+                guard start & 1 == 0 else { return nil }
+                let words = (firstWord.load(ordering: .relaxed), secondWord.load(ordering: .relaxed))
+                guard isUnchanged(since: start) else { return nil }
+                return .value(Self.value(of: words, as: Value.self))
             }
-            return .value(Self.value(of: words, as: Value.self))
+            guard kind == Self.nothingStoredKind, start & 1 == 0, isUnchanged(since: start) else { return nil }
+            return .nothingStored
         #endif
     }
+
+    #if !canImport(Darwin)
+        /// Whether the copy is as it was when the sequence read `start`: what was loaded since
+        /// is then whole.
+        @inlinable @inline(__always)
+        func isUnchanged(since start: UInt64) -> Bool {
+            atomicMemoryFence(ordering: .acquiring)
+            return sequence.load(ordering: .relaxed) == start
+        }
+    #endif
 
     /// Makes the copy hold `words`, the bytes of a value of the type `type` names, or nothing.
     /// Called by the suite's lock holder only, so changes never overlap.

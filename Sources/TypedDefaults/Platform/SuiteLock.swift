@@ -96,6 +96,11 @@
         #if canImport(Darwin)
             os_unfair_lock_unlock(mutex)
         #else
+            // A fence first, which on x86 costs no instruction: the compiler moves a retain
+            // down past any store, even this one, and a value copied under the lock would be
+            // retained after it is given back, when a writer may have freed what it holds.
+            // It moves none past a fence.
+            atomicMemoryFence(ordering: .releasing)
             state.store(Self.unlocked, ordering: .releasing)
             if sleeperCount.load(ordering: .relaxed) != 0 { wakeOneSleeper() }
         #endif

@@ -29,6 +29,10 @@ let package = Package(
         // Repeats one read or write, for counting instructions under callgrind.
         .executableTarget(
             name: "instruction-counts", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),
+        // Reads values that hold references while other threads replace them: CI's check that
+        // a release build retains a value before the suite's lock is given back.
+        .executableTarget(
+            name: "reads-under-writes", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),
         // Opens a large suite in a fresh process, for the resident set beside plain UserDefaults.
         .executableTarget(
             name: "memory-footprint", dependencies: [.product(name: "TypedDefaults", package: "TypedDefaults")]),

@@ -6,7 +6,10 @@ retain down past any store, and SuiteLock.unlock() is an inlined atomic store, s
 fence that unlock() puts before it the retain can land after the lock is free, when a writer may
 already have freed the object. This finds every inlined unlock (x86-64: `movl $0x0,0x10(%reg)`,
 the lock word, followed by a load of `0x14(%reg)`, the sleeper count) and fails if a retain is
-called after it before the next branch.
+called after it before the next branch. A plain release build only: AddressSanitizer's checks
+put a branch right after the store, where this stops, so on such a build it sees nothing. A
+retain the compiler moved further, past a branch, is for `reads-under-writes` (Benchmarks) to
+find at run time.
 
 Usage: python3 .ci/check-lock-order.py BINARY
 """

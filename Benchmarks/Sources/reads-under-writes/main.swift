@@ -40,11 +40,11 @@ final class Settings: @unchecked Sendable {
     }
 }
 
-/// What the threads share: when to stop, how many ended, and the wrong reads.
+/// What the threads share: when to stop, which are still running, and the wrong reads.
 final class Run: Sendable {
     let settings = Settings(store: DefaultsStore.inMemory())
     let stop = Atomic<Bool>(false)
-    let ended = Atomic<Int>(0)
+    let running = DispatchGroup()
     let rounds = Atomic<Int>(0)
     let wrong = Mutex<[String]>([])
 
@@ -64,7 +64,6 @@ final class Run: Sendable {
             }
             number += 2
         }
-        ended.add(1, ordering: .relaxed)
     }
 
     /// Reads the layout on every turn, checked by its length and first letter, so that the
@@ -87,24 +86,25 @@ final class Run: Sendable {
             count += 1
         }
         rounds.add(count, ordering: .relaxed)
-        ended.add(1, ordering: .relaxed)
     }
 
     /// Two writers and three readers for `seconds`; whether every read was right and every
     /// thread ended.
     func succeeds(for seconds: Double) -> Bool {
-        let threads =
-            [Thread { self.write(from: 0) }, Thread { self.write(from: 1) }]
-            + (0..<3).map { _ in Thread { self.read() } }
-        for thread in threads { thread.start() }
+        let bodies: [@Sendable () -> Void] =
+            [{ self.write(from: 0) }, { self.write(from: 1) }] + Array(repeating: { self.read() }, count: 3)
+        for body in bodies {
+            running.enter()
+            Thread {
+                body()
+                self.running.leave()
+            }.start()
+        }
         Thread.sleep(forTimeInterval: seconds)
         stop.store(true, ordering: .relaxed)
         // Each thread ends within a turn of its loop; one that has not in 10 s is stuck.
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while ended.load(ordering: .relaxed) < threads.count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        let running = threads.count - ended.load(ordering: .relaxed)
-        guard running == 0 else {
-            print("reads-under-writes: \(running) threads still running 10 s after the stop")
+        guard running.wait(timeout: .now() + 10) == .success else {
+            print("reads-under-writes: a thread still running 10 s after the stop")
             return false
         }
         let found = wrong.withLock { $0 }

@@ -44,14 +44,13 @@ extension SuiteState {
     /// that is reported once, reads give defaults, and a later use tries again (a program's
     /// backend after a growing pause). Not from inside the engine's own load of the suite: a
     /// backend's `load()` reading its own store gets defaults.
+    ///
+    /// A failure to read a backend's administrator's layer is settled only by a load this call
+    /// made: a suite loaded before says nothing of whether the backend answers now, and the
+    /// failure may be a refresh's in progress on another thread, which settles it itself.
     func ensureLoaded() {
         if BackendCall.loading == location { return }
         ensureAdministrationRead()
-        defer {
-            if let failure = settleAdministrationFailure(valuesRead: lock.withLock { hasLoaded }) {
-                DefaultsError.report(failure)
-            }
-        }
         let (due, startsObserving) = lock.withLock { () -> (Bool, Bool) in
             let startsObserving = !isObserving
             isObserving = true
@@ -63,6 +62,7 @@ extension SuiteState {
         var after = AfterUnlock()
         defer { after.run() }
         let contents = BackendCall.$loading.withValue(location) { backend.loadContents() }
+        defer { after.report(settleAdministrationFailure(valuesRead: !contents.isUnreadable)) }
         lock.withLock {
             // Loaded meanwhile by another thread, or taken in from a commit: that is fresher.
             guard !hasLoaded else { return }

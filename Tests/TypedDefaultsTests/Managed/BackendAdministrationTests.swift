@@ -18,12 +18,39 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var layer: Result<DefaultsBackendAdministration?, DefaultsError> = .success(nil)
     private var handlers: [@Sendable () -> Void] = []
-    private(set) var reads = 0
+    private var heldLoads: (waiting: DispatchSemaphore, release: DispatchSemaphore)?
+    private var readCount = 0
+    var reads: Int { lock.withLock { readCount } }
 
     var location: String { inner.location }
     var source: String { "\(location) administrator table" }
 
-    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] { try inner.load() }
+    func load() throws(DefaultsError) -> [DefaultsStoredKey: DefaultsStoredValue] {
+        if let held = lock.withLock({ heldLoads }) {
+            held.waiting.signal()
+            _ = held.release.wait(timeout: .now() + 10)
+            throw SharedMemoryBackend.unreachable(location)
+        }
+        return try inner.load()
+    }
+
+    /// Makes the next load wait, as one from a database that is restarting does, until
+    /// ``releaseLoad()`` (10 s at most), then fail; it signals the semaphore returned as it
+    /// starts to wait.
+    func holdLoads() -> DispatchSemaphore {
+        let held = (waiting: DispatchSemaphore(value: 0), release: DispatchSemaphore(value: 0))
+        lock.withLock { heldLoads = held }
+        return held.waiting
+    }
+
+    /// Lets the load held go on, and those after it load as before.
+    func releaseLoad() {
+        let held = lock.withLock {
+            defer { heldLoads = nil }
+            return heldLoads
+        }
+        held?.release.signal()
+    }
 
     func commit(
         _ changes: [DefaultsStoredKey: DefaultsStoredValue?], before deadline: ContinuousClock.Instant,
@@ -38,7 +65,7 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
 
     func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration? {
         try lock.withLock {
-            reads += 1
+            readCount += 1
             return layer
         }.get()
     }
@@ -141,6 +168,45 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         #expect(again.count == 1, "a new run of failures is reported")
     }
 
+    /// A database restarting under a fleet's machine: a refresh finds the layer unreadable and
+    /// waits for the values, while an update on another thread goes through (its commit waits
+    /// the restart out). The update read nothing, and the refresh's values fail too: nothing is
+    /// reported, and the layer is not read again until the backend answers.
+    @Test func anUpdateDuringARefreshWaitingForTheBackendReportsNoFailureOfTheLayer() async {
+        let backend = AdministeredBackend()
+        backend.administer(.success(backend.organisation))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        #expect(store[.free] == 7)
+        await ReportedErrors.naming(backend.location) { recorder in
+            backend.administer(.failure(.readFailed(path: backend.location, underlying: CocoaError(.fileReadUnknown))))
+            // On threads of their own: a task waiting its turn on a busy pool, or a block on
+            // Dispatch's few threads, would start after the window below, or hold the refresh's
+            // commit lock longer than the update waits for it.
+            let (reads, readsAfter, finished) = await withCheckedContinuation { continuation in
+                onThread {
+                    let waiting = backend.holdLoads()
+                    let refreshed = onThread { store.refresh() }
+                    let held = waiting.wait(timeout: .now() + 10) == .success
+                    let reads = backend.reads
+                    let updated = onThread { store.update(.free) { $0 += 1 } }
+                    // The update waits for the refresh's commit lock; a read of the layer it
+                    // made, and reported, would come before. Half a second for it to show.
+                    let window = ContinuousClock.now + .milliseconds(500)
+                    while held, backend.reads == reads, ContinuousClock.now < window { usleep(2_000) }
+                    backend.releaseLoad()
+                    let finished =
+                        held && refreshed.wait(timeout: .now() + 10) == .success
+                        && updated.wait(timeout: .now() + 10) == .success
+                    continuation.resume(returning: (reads, backend.reads, finished))
+                }
+            }
+            #expect(finished)
+            #expect(readsAfter == reads, "the layer was read again while the backend could not be reached")
+            #expect(recorder.all.isEmpty, "\(recorder.all)")
+        }
+        #expect(store[.free] == 8)
+    }
+
     @Test func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceForTheLayerAndTheValues() {
         let backend = AdministeredBackend()
         let storage = backend.inner.storage
@@ -165,6 +231,17 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         store.refresh()
         #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
     }
+}
+
+/// Runs `body` on a thread of its own; the semaphore returned is signalled when it returns.
+@discardableResult
+private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        finished.signal()
+    }.start()
+    return finished
 }
 
 /// Values an observer heard, from any thread.

@@ -5,7 +5,9 @@ import TypedDefaultsPostgres
 // Stands for one machine of a fleet in the backend's tests; the server comes from PG* variables.
 //   postgres-probe write-keys SUITE PREFIX COUNT   writes COUNT keys PREFIX0…, then flushes
 //   postgres-probe stream SUITE PREFIX COUNT       the same, one key every 2 ms
-//   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update
+//   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update; with
+//                                                  POSTGRES_PROBE_GATE=PATH, prints "ready" after
+//                                                  the first and waits (60 s at most) for PATH
 //   postgres-probe observe SUITE KEY VALUE         prints "ready", then "seen" when KEY reads VALUE
 //   postgres-probe write-and-exit SUITE KEY VALUE  writes KEY, prints "written" and exits: the
 //                                                  store commits it at exit, within its bound
@@ -58,7 +60,17 @@ case "write-keys", "stream":
     say("done")
 case "increment":
     let key = DefaultsKey<Int>(arguments[2], default: 0)
-    for _ in 0..<count { store.update(key) { $0 += 1 } }
+    for index in 0..<count {
+        store.update(key) { $0 += 1 }
+        if index == 0, let gate = ProcessInfo.processInfo.environment["POSTGRES_PROBE_GATE"] {
+            say("ready")
+            let deadline = Date().addingTimeInterval(60)
+            while !FileManager.default.fileExists(atPath: gate) {
+                if Date() > deadline { fail("\(gate) not made in 60 s") }
+                usleep(1_000)
+            }
+        }
+    }
     say("done")
 case "observe":
     let key = DefaultsKey<Int>(arguments[2], default: 0)

@@ -177,8 +177,17 @@ struct ServerRestartTests {
 
     @Test func fourMachinesIncrementingThroughARestartLoseNoIncrementAndAddNone() async throws {
         let suite = "fleet.restart.counter.\(UUID())"
-        let machines = try (0..<4).map { _ in try Machine.Running("increment", suite, "counter", "200") }
-        try await Task.sleep(for: .milliseconds(300))
+        // Each machine has read the suite and made its first increment before the restart, and
+        // makes the others through it: a machine that starts while the server is down reads
+        // defaults until it answers, and says so, which is not what this test is about.
+        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("restart-gate-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: gate) }
+        let machines = try (0..<4).map { _ in
+            try Machine.Running(
+                "increment", suite, "counter", "200", environment: ["POSTGRES_PROBE_GATE": gate.path])
+        }
+        for machine in machines { #expect(await machine.wait(for: "ready", seconds: 60), "\(machine.lines)") }
+        #expect(FileManager.default.createFile(atPath: gate.path, contents: nil))
         let outage = try await restartServer()
         var reports = ""
         for machine in machines {

@@ -137,8 +137,10 @@ def swift_file(code):
 
 def main():
     root, work = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
-    # A build folder shared with the nested packages' builds, or the package's own.
-    build = pathlib.Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else work / ".build"
+    # A build folder shared with the nested packages' builds, built as they are (.ci/lib.sh: no
+    # debug information), or the package's own.
+    shared = len(sys.argv) > 3
+    build = pathlib.Path(sys.argv[3]).resolve() if shared else work / ".build"
     documents = [root / "README.md"] + sorted((root / "Sources").glob("*/*.docc/**/*.md"))
     targets, manifests, runs = [], [], []
     for document in documents:
@@ -199,7 +201,8 @@ def main():
     # SwiftPM orders the traits' flags by a Set, and another order compiles every module with
     # traits again. The programs below run with the usual random seed.
     result = subprocess.run(
-        ["swift", "build", "--package-path", str(work), "--scratch-path", str(build)],
+        ["swift", "build", "--package-path", str(work), "--scratch-path", str(build)]
+        + (["-debug-info-format", "none"] if shared else []),
         capture_output=True,
         text=True,
         env={**os.environ, "SWIFT_DETERMINISTIC_HASHING": "1"},

@@ -15,18 +15,38 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$count" 2>&1 >/dev/null |
         sed -n 's/.*Collected : *//p' | tr -d ' ,'
 }
-nothing=$(instructions nothing)
-nothing_in_memory=$(instructions "nothing, in memory")
-echo "| Operation | instructions |"
-echo "|---|---:|"
-for operation in "read Int: class property" "read Int: struct property" "read Int: store[.key]" \
-    "read Int: @UserDefault(.key)" "read Double: Setting" "read Int: wrapper held (floor)" \
+operations=("nothing" "nothing, in memory" "read Int: class property" "read Int: struct property" \
+    "read Int: store[.key]" "read Int: @UserDefault(.key)" "read Double: Setting" "read Int: wrapper held (floor)" \
     "read Bool: class property" "read Date: class property" "read UUID: class property" "read enum: class property" \
     "read Int?: class property" "read String: class property" "read long String: class property" "read URL: class property" \
     "read missing String?: class property" "read Codable: class property" \
     "write Int: class property" "write Int: store[.key]" "write Int: class property, in memory" "write String: class property" \
-    "write Codable: class property"; do
+    "write Codable: class property")
+# One valgrind per core at a time: a run counts its own process's instructions, which another
+# run beside it does not change, and each writes a suite named by its own process.
+counts=$(mktemp -d)
+trap 'rm -rf "$counts"' EXIT
+running=0
+for index in "${!operations[@]}"; do
+    instructions "${operations[$index]}" >"$counts/$index" &
+    running=$((running + 1))
+    if [ "$running" -ge "$(nproc)" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+for index in "${!operations[@]}"; do
+    [[ $(<"$counts/$index") =~ ^[0-9]+$ ]] || { echo "callgrind counted nothing for ${operations[$index]}" >&2; exit 1; }
+done
+nothing=$(<"$counts/0")
+nothing_in_memory=$(<"$counts/1")
+echo "| Operation | instructions |"
+echo "|---|---:|"
+for index in "${!operations[@]}"; do
+    [ "$index" -ge 2 ] || continue
+    operation=${operations[$index]}
     baseline=$nothing
     [[ $operation == *", in memory" ]] && baseline=$nothing_in_memory
-    echo "| $operation | $(( ($(instructions "$operation") - baseline) / count )) |"
+    echo "| $operation | $(( ($(<"$counts/$index") - baseline) / count )) |"
 done

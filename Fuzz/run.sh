@@ -5,6 +5,7 @@
 # the target's whole log beside it: Fuzz/findings/<target>.log.
 #     bash Fuzz/run.sh 30                 every target
 #     bash Fuzz/run.sh 600 json date      some of them (fuzz-json, fuzz-date)
+#     bash Fuzz/run.sh --build            builds them, and runs none
 # Each run starts from the committed corpus (Corpus/<target>), read only; what it finds new
 # goes to a scratch folder, or to the folder FUZZ_CORPUS_OUT names (one subfolder per target).
 # Replay a finding: Fuzz/.build/release/fuzz-<target> Fuzz/findings/<file>
@@ -12,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-30}"
 shift || true
+build_only=""
+if [ "$seconds" = --build ]; then build_only=1; fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=()
@@ -39,6 +42,7 @@ fi
 grep -v "Cannot export local symbol '__asan" "$scratch/build.log" | tail -3
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 echo "built in $(($(date +%s) - start)) s"
+[ -z "$build_only" ] || exit 0
 
 # One target: its last status line on success; on a finding, the end of its log and the file.
 run() {

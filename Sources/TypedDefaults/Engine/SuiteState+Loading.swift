@@ -46,8 +46,9 @@ extension SuiteState {
     /// backend's `load()` reading its own store gets defaults.
     ///
     /// A failure to read a backend's administrator's layer is settled only by a load this call
-    /// made: a suite loaded before says nothing of whether the backend answers now, and the
-    /// failure may be a refresh's in progress on another thread, which settles it itself.
+    /// made and that read the values: a suite loaded before says nothing of whether the backend
+    /// answers now, and the failure may be a refresh's in progress on another thread, which
+    /// settles it itself.
     func ensureLoaded() {
         if BackendCall.loading == location { return }
         ensureAdministrationRead()
@@ -62,7 +63,7 @@ extension SuiteState {
         var after = AfterUnlock()
         defer { after.run() }
         let contents = BackendCall.$loading.withValue(location) { backend.loadContents() }
-        defer { after.report(settleAdministrationFailure(valuesRead: !contents.isUnreadable)) }
+        defer { if !contents.isUnreadable { after.report(settleAdministrationFailure()) } }
         lock.withLock {
             // Loaded meanwhile by another thread, or taken in from a commit: that is fresher.
             guard !hasLoaded else { return }

@@ -44,6 +44,7 @@ extension SuiteState {
                 switch backend.loadAdministration() {
                 case .success(let read):
                     reads.failing = false
+                    reads.unreported = nil
                     if read == reads.last, lock.withLock({ administrationRead }) { return false }
                     reads.last = read
                     layer = read.map(ManagedLayer.init)
@@ -51,8 +52,8 @@ extension SuiteState {
                     // The layer read last stays: a server that cannot be reached for a while
                     // neither unlocks what it locked nor fills the handler with one report a
                     // change. Writes it still refuses are refused where it stores them. The
-                    // values are read next, which tells whether to report it (see
-                    // ``settleAdministrationFailure(valuesRead:)``).
+                    // next read of the values tells whether to report it (see
+                    // ``settleAdministrationFailure()``).
                     if !reads.failing { reads.unreported = error }
                     reads.failing = true
                     lock.withLock { administrationRead = true }
@@ -69,23 +70,30 @@ extension SuiteState {
         }
     }
 
-    /// Settles the failure of the last read of a backend's layer once the values were read
-    /// after it. When they could not be read either, the backend cannot be reached, which its
-    /// loads and commits report, and the next failure is looked at afresh. When they could,
-    /// the failure may have passed (a server restarting): the layer is read once more, and a
-    /// second failure is the one to report. Called holding none of the suite's locks.
-    func settleAdministrationFailure(valuesRead: Bool) -> DefaultsError? {
+    /// Settles the failure of the last read of a backend's layer, once a read of the values
+    /// after it succeeded: the failure may have passed (a server restarting), so the layer is
+    /// read once more, and a second failure is the one to report. Until then it waits, through
+    /// any number of reads that fail as well: the backend cannot be reached, which its loads
+    /// and commits report, and the layer read last stays. Called holding none of the suite's
+    /// locks, by whichever thread reads the values first.
+    func settleAdministrationFailure() -> DefaultsError? {
         guard case .backend = administration else { return nil }
-        let readAgain = administrationReads.withLock { reads in
-            guard reads.unreported != nil else { return false }
+        // One settles at a time: another thread's read of the values meanwhile is answered by
+        // this read of the layer, whose failure it would otherwise take and read again.
+        let pending = administrationReads.withLock { reads in
+            guard reads.unreported != nil, !reads.settling else { return false }
             reads.unreported = nil
             reads.failing = false
-            return valuesRead
+            reads.settling = true
+            return true
         }
-        guard readAgain else { return nil }
+        guard pending else { return nil }
         rereadAdministration()
         return administrationReads.withLock { reads in
-            defer { reads.unreported = nil }
+            defer {
+                reads.unreported = nil
+                reads.settling = false
+            }
             return reads.unreported
         }
     }
@@ -214,8 +222,10 @@ enum AdministrationSource: Sendable {
 struct AdministrationReads {
     var last: DefaultsBackendAdministration?
     var failing = false
-    /// A read's failure, until the values read after it tell whether to report it.
+    /// A read's failure, until a read of the values after it succeeds and settles it.
     var unreported: DefaultsError?
+    /// Whether a thread is settling `unreported`.
+    var settling = false
 }
 
 extension ManagedLayer {

@@ -43,8 +43,9 @@ extension SuiteState {
         var administrationChanged = false
         var valuesRead = false
         if case .backend = administration { administrationChanged = rereadAdministration() }
-        // Once the commit lock is given back, before observers are told.
-        defer { after.report(settleAdministrationFailure(valuesRead: valuesRead)) }
+        // Once the commit lock is given back, before observers are told; not when no values
+        // were read (the suite not loaded yet, the commit lock not had): the failure waits.
+        defer { if valuesRead { after.report(settleAdministrationFailure()) } }
         // A suite not loaded yet has nothing to refresh; its first read will see the file as it
         // is then (a watcher catching a file halfway written must not stand in for that read).
         if onlyIfChanged, !lock.withLock({ hasLoaded }) { return administrationChanged }

@@ -110,8 +110,10 @@ public protocol DefaultsBackend: Sendable {
     /// The store enforces the layer; a backend shared by machines should also refuse a write
     /// of a locked key where it stores it, so that a program not using the store is refused too.
     ///
-    /// - Throws: When the layer cannot be read: the store reports it once, until a read
-    ///   succeeds, and keeps the layer it read last (none before the first read).
+    /// - Throws: When the layer cannot be read: the store keeps the layer it read last (none
+    ///   before the first read) and reads it again once a read of the values succeeds; a
+    ///   failure then is reported, once until a read of the layer succeeds. While the values
+    ///   cannot be read either, only their failure is reported.
     func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration?
 }
 

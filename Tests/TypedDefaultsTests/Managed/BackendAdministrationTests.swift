@@ -18,7 +18,7 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var layer: Result<DefaultsBackendAdministration?, DefaultsError> = .success(nil)
     private var handlers: [@Sendable () -> Void] = []
-    private var heldLoads: (waiting: DispatchSemaphore, release: DispatchSemaphore)?
+    private var heldLoads: (waiting: DispatchSemaphore, release: DispatchSemaphore, failing: Bool)?
     private var readCount = 0
     var reads: Int { lock.withLock { readCount } }
 
@@ -29,16 +29,16 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         if let held = lock.withLock({ heldLoads }) {
             held.waiting.signal()
             _ = held.release.wait(timeout: .now() + 10)
-            throw SharedMemoryBackend.unreachable(location)
+            if held.failing { throw SharedMemoryBackend.unreachable(location) }
         }
         return try inner.load()
     }
 
     /// Makes the next load wait, as one from a database that is restarting does, until
-    /// ``releaseLoad()`` (10 s at most), then fail; it signals the semaphore returned as it
-    /// starts to wait.
-    func holdLoads() -> DispatchSemaphore {
-        let held = (waiting: DispatchSemaphore(value: 0), release: DispatchSemaphore(value: 0))
+    /// ``releaseLoad()`` (10 s at most), then fail, or, not `failing`, load; it signals the
+    /// semaphore returned as it starts to wait.
+    func holdLoads(failing: Bool = true) -> DispatchSemaphore {
+        let held = (waiting: DispatchSemaphore(value: 0), release: DispatchSemaphore(value: 0), failing: failing)
         lock.withLock { heldLoads = held }
         return held.waiting
     }
@@ -205,6 +205,63 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
             #expect(recorder.all.isEmpty, "\(recorder.all)")
         }
         #expect(store[.free] == 8)
+    }
+
+    /// The backend's notice of a change, heard while the suite's first load waits for the
+    /// values, finds the layer still failing and nothing loaded: it leaves the failure to the
+    /// load, which reads the values, reads the layer again and reports it.
+    @Test func aChangeHeardDuringTheFirstLoadLeavesTheLayersFailureToTheLoad() async {
+        let backend = AdministeredBackend()
+        let failure = DefaultsError.readFailed(path: backend.location, underlying: CocoaError(.fileReadUnknown))
+        backend.administer(.failure(failure))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        await ReportedErrors.naming(backend.location) { recorder in
+            let (readsDuringLoad, finished) = await withCheckedContinuation { continuation in
+                onThread {
+                    let waiting = backend.holdLoads(failing: false)
+                    let read = onThread { _ = store[.channel] }
+                    let held = waiting.wait(timeout: .now() + 10) == .success
+                    // Announced changes are taken in on a thread of the store's: the notice's
+                    // read of the layer is waited for (10 s at most).
+                    backend.administer(.failure(failure), announcing: true)
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while backend.reads < 2, ContinuousClock.now < deadline { usleep(2_000) }
+                    // The notice's reload, done with the layer, finds nothing loaded and returns.
+                    usleep(50_000)
+                    let readsDuringLoad = backend.reads
+                    backend.releaseLoad()
+                    let finished = held && read.wait(timeout: .now() + 10) == .success
+                    continuation.resume(returning: (readsDuringLoad, finished))
+                }
+            }
+            #expect(finished)
+            #expect(readsDuringLoad == 2, "read at first use and on the notice")
+            #expect(backend.reads == 3, "read again once the values were")
+            #expect(recorder.all.count == 1, "\(recorder.all)")
+        }
+    }
+
+    /// After an outage of both the layer and the values, the first read of the values that
+    /// succeeds reads the layer again: what it locks is enforced from then on.
+    @Test func theLayerIsReadAgainOnceTheValuesAreReadAfterAnOutageAtFirstUse() {
+        let backend = AdministeredBackend()
+        let storage = backend.inner.storage
+        storage.lock.withLock { storage.isUnreachable = true }
+        backend.administer(.failure(SharedMemoryBackend.unreachable(backend.location)))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        let (_, reports) = ReportedErrors.during { #expect(store[.channel] == "beta") }
+        #expect(reports.count == 1, "\(reports)")
+        storage.lock.withLock { storage.isUnreachable = false }
+        backend.administer(.success(backend.organisation))
+        // No refresh and no notice: a use once the load is due again (0.5 s after the failure)
+        // loads the values, and the layer with them.
+        let (locked, none) = ReportedErrors.during { () -> Bool in
+            let deadline = ContinuousClock.now + .seconds(10)
+            while store[.channel] != "stable", ContinuousClock.now < deadline { usleep(10_000) }
+            return !store.isWritable(.telemetry)
+        }
+        #expect(locked && store[.channel] == "stable")
+        #expect(none.isEmpty, "\(none)")
     }
 
     @Test func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceForTheLayerAndTheValues() {

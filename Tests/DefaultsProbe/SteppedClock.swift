@@ -5,8 +5,8 @@ import TypedDefaults
 /// Every bounded wait of the store, in a process whose wall clock is stepped: run under
 /// libfaketime (`FAKETIME_TIMESTAMP_FILE`, read again at every call, and the monotonic clock left
 /// alone). With `back`, each wait's clock is stepped back an hour 0.3 s into it, as NTP or an
-/// administrator may; with `ahead`, the clock is an hour ahead from the start, so a system wait
-/// armed with a wall-clock deadline would sleep that hour. Prints `wait NAME SECONDS` for each,
+/// administrator may; with `ahead`, the clock is ahead from the start (as far as the test's
+/// stamp file says), so a system wait armed with a wall-clock deadline would sleep that long. Prints `wait NAME SECONDS` for each,
 /// measured on the monotonic clock, and a failure for a wait that ended wrongly. Arguments:
 /// the mode, a folder for a backend's file, and the waits to run (all when none is named).
 enum SteppedClock {

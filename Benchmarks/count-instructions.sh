@@ -24,11 +24,13 @@ operations=("nothing" "nothing, in memory" "read Int: class property" "read Int:
     "write Codable: class property")
 # One valgrind per core at a time: a run counts its own process's instructions, which another
 # run beside it does not change, and each writes a suite named by its own process.
+# A run that fails leaves its status in its file in place of a count, so the check below names
+# the operation, whichever run fails first.
 counts=$(mktemp -d)
-trap 'rm -rf "$counts"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$counts"' EXIT
 running=0
 for index in "${!operations[@]}"; do
-    instructions "${operations[$index]}" >"$counts/$index" &
+    { instructions "${operations[$index]}" >"$counts/$index" || echo "failed: $?" >>"$counts/$index"; } &
     running=$((running + 1))
     if [ "$running" -ge "$(nproc)" ]; then
         wait -n
@@ -37,7 +39,8 @@ for index in "${!operations[@]}"; do
 done
 wait
 for index in "${!operations[@]}"; do
-    [[ $(<"$counts/$index") =~ ^[0-9]+$ ]] || { echo "callgrind counted nothing for ${operations[$index]}" >&2; exit 1; }
+    [[ $(<"$counts/$index") =~ ^[0-9]+$ ]] ||
+        { echo "callgrind counted nothing for ${operations[$index]}: $(<"$counts/$index")" >&2; exit 1; }
 done
 nothing=$(<"$counts/0")
 nothing_in_memory=$(<"$counts/1")

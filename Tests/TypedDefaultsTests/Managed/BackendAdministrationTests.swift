@@ -241,9 +241,12 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         }
     }
 
-    /// After an outage of both the layer and the values, the first read of the values that
-    /// succeeds reads the layer again: what it locks is enforced from then on.
-    @Test func theLayerIsReadAgainOnceTheValuesAreReadAfterAnOutageAtFirstUse() {
+    /// A backend that cannot be reached at first use is reported once: the layer's failure
+    /// waits for the values, which fail too. The first read of the values that succeeds, a
+    /// refresh's or a use's once the load is due again (0.5 s after the failure), reads the
+    /// layer again, and what it locks is enforced from then on.
+    @Test(arguments: [true, false])
+    func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceAndItsLayerReadOnceItAnswers(refreshing: Bool) {
         let backend = AdministeredBackend()
         let storage = backend.inner.storage
         storage.lock.withLock { storage.isUnreachable = true }
@@ -253,29 +256,14 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         #expect(reports.count == 1, "\(reports)")
         storage.lock.withLock { storage.isUnreachable = false }
         backend.administer(.success(backend.organisation))
-        // No refresh and no notice: a use once the load is due again (0.5 s after the failure)
-        // loads the values, and the layer with them.
         let (locked, none) = ReportedErrors.during { () -> Bool in
+            if refreshing { store.refresh() }
             let deadline = ContinuousClock.now + .seconds(10)
             while store[.channel] != "stable", ContinuousClock.now < deadline { usleep(10_000) }
             return !store.isWritable(.telemetry)
         }
         #expect(locked && store[.channel] == "stable")
         #expect(none.isEmpty, "\(none)")
-    }
-
-    @Test func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceForTheLayerAndTheValues() {
-        let backend = AdministeredBackend()
-        let storage = backend.inner.storage
-        storage.lock.withLock { storage.isUnreachable = true }
-        backend.administer(.failure(SharedMemoryBackend.unreachable(backend.location)))
-        let store = DefaultsStore(backend: backend, durability: .immediate)
-        let (_, reports) = ReportedErrors.during { #expect(store[.channel] == "beta") }
-        #expect(reports.count == 1, "\(reports)")
-        storage.lock.withLock { storage.isUnreachable = false }
-        backend.administer(.success(backend.organisation))
-        store.refresh()
-        #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
     }
 
     @Test func aFirstReadThatFailsLeavesTheSuiteUnlockedUntilAReadSucceeds() throws {

@@ -6,9 +6,10 @@ import TypedDefaults
 /// libfaketime (`FAKETIME_TIMESTAMP_FILE`, read again at every call, and the monotonic clock left
 /// alone). With `back`, each wait's clock is stepped back an hour 0.3 s into it, as NTP or an
 /// administrator may; with `ahead`, the clock is ahead from the start (as far as the test's
-/// stamp file says), so a system wait armed with a wall-clock deadline would sleep that long. Prints `wait NAME SECONDS` for each,
-/// measured on the monotonic clock, and a failure for a wait that ended wrongly. Arguments:
-/// the mode, a folder for a backend's file, and the waits to run (all when none is named).
+/// stamp file says), so a system wait armed with a wall-clock deadline would sleep that long.
+/// Prints `wait NAME SECONDS` for each, measured on the monotonic clock, and a failure for a
+/// wait that ended wrongly. Arguments: the mode, a folder for a backend's file, and the waits
+/// to run (all when none is named).
 enum SteppedClock {
     static func run(_ name: String, suite: String, _ arguments: [String]) throws -> Bool {
         guard name == "steppedClock", let mode = arguments.first else { return false }

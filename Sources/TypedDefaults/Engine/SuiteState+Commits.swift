@@ -44,6 +44,8 @@ extension SuiteState {
             after.report(Self.updateFailure(error, key: slot.key.name))
             return
         }
+        var firstContents = false
+        defer { if firstContents { after.report(settleAdministrationFailure()) } }
         defer { commits.unlock() }
         let changes = takePending()
         var updated: StoredObject?
@@ -77,7 +79,7 @@ extension SuiteState {
                 // This process's update first, so taking in the file does not mistake it for
                 // another process's change.
                 change(slot, to: updated, origin: .thisProcess, &after)
-                refresh(from: contents, &after)
+                firstContents = refresh(from: contents, &after)
                 forgetBases(of: transaction?.changes ?? changes)
             }
         } catch {
@@ -117,6 +119,8 @@ extension SuiteState {
         ensureAdministrationRead()
         let limit = CommitWait.lock
         try commits.lock(waitingAtMost: limit, inAll: true)
+        var firstContents = false
+        defer { if firstContents { after.report(settleAdministrationFailure()) } }
         defer { commits.unlock() }
         let changes = committingPending ? takePending() : [:]
         var edited: [DefaultsStoredKey: StoredObject?] = [:]
@@ -143,7 +147,7 @@ extension SuiteState {
                     }
                 }
                 stored?.apply(edited)
-                refresh(from: contents, &after)
+                firstContents = refresh(from: contents, &after)
                 forgetBases(of: transaction?.changes ?? changes)
             }
         } catch {
@@ -178,6 +182,9 @@ extension SuiteState {
                 return
             }
         }
+        var firstContents = false
+        // Not at exit, where the layer no longer matters.
+        defer { if firstContents, !atExit { after.report(settleAdministrationFailure()) } }
         defer { commits.unlock() }
         let changes = takePending()
         guard !changes.isEmpty else { return }
@@ -188,7 +195,7 @@ extension SuiteState {
             try commits.flushing { () throws(DefaultsError) in
                 let contents = try backend.commit(changes, waitingAtMost: limit, repairing: true, edit: nil)
                 lock.withLock {
-                    refresh(from: contents, &after)
+                    firstContents = refresh(from: contents, &after)
                     forgetBases(of: changes)
                 }
             }

@@ -30,10 +30,16 @@ extension SuiteState {
     /// did yet. Returns whether the layer read differs from the one before.
     @discardableResult
     func rereadAdministration(unlessRead: Bool = false) -> Bool {
+        rereadingAdministration(unlessRead: unlessRead).changed
+    }
+
+    /// ``rereadAdministration(unlessRead:)``, also returning the failure this read recorded as
+    /// unreported, if it did.
+    private func rereadingAdministration(unlessRead: Bool) -> (changed: Bool, failure: DefaultsError?) {
         var after = AfterUnlock()
         defer { after.run() }
         return administrationReads.withLock { reads in
-            if unlessRead, lock.withLock({ administrationRead }) { return false }
+            if unlessRead, lock.withLock({ administrationRead }) { return (false, nil) }
             let layer: ManagedLayer?
             switch administration {
             case .files(let suite, let folders):
@@ -45,7 +51,7 @@ extension SuiteState {
                 case .success(let read):
                     reads.failing = false
                     reads.unreported = nil
-                    if read == reads.last, lock.withLock({ administrationRead }) { return false }
+                    if read == reads.last, lock.withLock({ administrationRead }) { return (false, nil) }
                     reads.last = read
                     layer = read.map(ManagedLayer.init)
                 case .failure(let error):
@@ -54,19 +60,20 @@ extension SuiteState {
                     // change. Writes it still refuses are refused where it stores them. The
                     // next read of the values tells whether to report it (see
                     // ``settleAdministrationFailure()``).
-                    if !reads.failing { reads.unreported = error }
+                    let recorded = reads.failing ? nil : error
+                    if let recorded { reads.unreported = recorded }
                     reads.failing = true
                     lock.withLock { administrationRead = true }
-                    return false
+                    return (false, recorded)
                 }
             case .given, nil:
-                return false
+                return (false, nil)
             }
             lock.withLock {
                 administrationRead = true
                 install(layer, &after)
             }
-            return true
+            return (true, nil)
         }
     }
 
@@ -75,7 +82,8 @@ extension SuiteState {
     /// read once more, and a second failure is the one to report. Until then it waits, through
     /// any number of reads that fail as well: the backend cannot be reached, which its loads
     /// and commits report, and the layer read last stays. Called holding none of the suite's
-    /// locks, by whichever thread reads the values first.
+    /// locks, by whichever thread reads the values first: a load, a reload, or a commit that
+    /// gave the suite its first contents.
     func settleAdministrationFailure() -> DefaultsError? {
         guard case .backend = administration else { return nil }
         // One settles at a time: another thread's read of the values meanwhile is answered by
@@ -88,13 +96,14 @@ extension SuiteState {
             return true
         }
         guard pending else { return nil }
-        rereadAdministration()
+        let failure = rereadingAdministration(unlessRead: false).failure
         return administrationReads.withLock { reads in
-            defer {
-                reads.unreported = nil
-                reads.settling = false
-            }
-            return reads.unreported
+            reads.settling = false
+            // This read's own failure only: one another thread's read recorded since waits, as
+            // any does, for a read of the values after it.
+            guard let failure else { return nil }
+            reads.unreported = nil
+            return failure
         }
     }
 

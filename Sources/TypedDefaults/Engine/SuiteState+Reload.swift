@@ -109,10 +109,16 @@ extension SuiteState {
     }
 
     /// Takes in the contents a commit found and wrote: keys changed by another process since
-    /// this one loaded them, and not written here since, get the new object.
-    func refresh(from committed: SuiteContents, _ after: inout AfterUnlock) {
+    /// this one loaded them, and not written here since, get the new object. Returns whether
+    /// these are the first contents the suite has: the caller then settles a failed read of
+    /// the administrator's layer (``settleAdministrationFailure()``), holding no lock.
+    @discardableResult
+    func refresh(from committed: SuiteContents, _ after: inout AfterUnlock) -> Bool {
         after.report(committed.problem)
-        if let contents = committed.values { takeIn(contents, origin: .otherProcess, &after) }
+        guard let contents = committed.values else { return false }
+        let isFirst = !hasLoaded
+        takeIn(contents, origin: .otherProcess, &after)
+        return isFirst
     }
 
     /// Makes `contents` the suite's known contents: loaded keys that differ, and were not

@@ -111,9 +111,10 @@ public protocol DefaultsBackend: Sendable {
     /// of a locked key where it stores it, so that a program not using the store is refused too.
     ///
     /// - Throws: When the layer cannot be read: the store keeps the layer it read last (none
-    ///   before the first read) and reads it again once a read of the values succeeds; a
-    ///   failure then is reported, once until a read of the layer succeeds. While the values
-    ///   cannot be read either, only their failure is reported.
+    ///   before the first read) and reads it again once a read of the values succeeds (a load,
+    ///   a refresh, or a commit that gives the suite its first contents); a failure then is
+    ///   reported, once until a read of the layer succeeds. While the values cannot be read
+    ///   either, the layer's failure is not reported on its own.
     func loadAdministration() throws(DefaultsError) -> DefaultsBackendAdministration?
 }
 

@@ -266,6 +266,28 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         #expect(none.isEmpty, "\(none)")
     }
 
+    /// A write or an update committed while the load backs off after an outage at first use
+    /// gives the suite its first contents: the layer is read again then, not only by a load.
+    @Test(arguments: [false, true])
+    func aCommitAfterAnOutageAtFirstUseReadsTheLayerAgain(updating: Bool) {
+        let backend = AdministeredBackend()
+        let storage = backend.inner.storage
+        storage.lock.withLock { storage.isUnreachable = true }
+        backend.administer(.failure(SharedMemoryBackend.unreachable(backend.location)))
+        let store = DefaultsStore(backend: backend, durability: .immediate)
+        let (_, reports) = ReportedErrors.during { #expect(store[.channel] == "beta") }
+        #expect(reports.count == 1, "\(reports)")
+        storage.lock.withLock { storage.isUnreachable = false }
+        backend.administer(.success(backend.organisation))
+        // Within the 0.5 s the next load waits: the commit reads the values, not a load.
+        let (_, none) = ReportedErrors.during {
+            if updating { store.update(.free) { $0 += 1 } } else { store[.free] = 1 }
+        }
+        #expect(none.isEmpty, "\(none)")
+        #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
+        #expect(store[.free] == (updating ? 8 : 1))
+    }
+
     @Test func aFirstReadThatFailsLeavesTheSuiteUnlockedUntilAReadSucceeds() throws {
         let backend = AdministeredBackend()
         backend.administer(.failure(.readFailed(path: backend.location, underlying: CocoaError(.fileReadUnknown))))

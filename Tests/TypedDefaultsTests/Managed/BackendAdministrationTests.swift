@@ -242,11 +242,12 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
     }
 
     /// A backend that cannot be reached at first use is reported once: the layer's failure
-    /// waits for the values, which fail too. The first read of the values that succeeds, a
-    /// refresh's or a use's once the load is due again (0.5 s after the failure), reads the
-    /// layer again, and what it locks is enforced from then on.
-    @Test(arguments: [true, false])
-    func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceAndItsLayerReadOnceItAnswers(refreshing: Bool) {
+    /// waits for the values, which fail too. The first read of the values that succeeds reads
+    /// the layer again, and what it locks is enforced from then on: a refresh's, a use's once
+    /// the load is due again (0.5 s after the failure), or, within those 0.5 s, the commit of a
+    /// write or an update, which gives the suite its first contents.
+    @Test(arguments: ["refresh", "use", "write", "update"])
+    func aBackendThatCannotBeReachedAtFirstUseIsReportedOnceAndItsLayerReadOnceItAnswers(readBy: String) {
         let backend = AdministeredBackend()
         let storage = backend.inner.storage
         storage.lock.withLock { storage.isUnreachable = true }
@@ -257,35 +258,19 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         storage.lock.withLock { storage.isUnreachable = false }
         backend.administer(.success(backend.organisation))
         let (locked, none) = ReportedErrors.during { () -> Bool in
-            if refreshing { store.refresh() }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while store[.channel] != "stable", ContinuousClock.now < deadline { usleep(10_000) }
+            switch readBy {
+            case "refresh": store.refresh()
+            case "write": store[.free] = 1
+            case "update": store.update(.free) { $0 += 1 }
+            default:
+                let deadline = ContinuousClock.now + .seconds(10)
+                while store[.channel] != "stable", ContinuousClock.now < deadline { usleep(10_000) }
+            }
             return !store.isWritable(.telemetry)
         }
         #expect(locked && store[.channel] == "stable")
         #expect(none.isEmpty, "\(none)")
-    }
-
-    /// A write or an update committed while the load backs off after an outage at first use
-    /// gives the suite its first contents: the layer is read again then, not only by a load.
-    @Test(arguments: [false, true])
-    func aCommitAfterAnOutageAtFirstUseReadsTheLayerAgain(updating: Bool) {
-        let backend = AdministeredBackend()
-        let storage = backend.inner.storage
-        storage.lock.withLock { storage.isUnreachable = true }
-        backend.administer(.failure(SharedMemoryBackend.unreachable(backend.location)))
-        let store = DefaultsStore(backend: backend, durability: .immediate)
-        let (_, reports) = ReportedErrors.during { #expect(store[.channel] == "beta") }
-        #expect(reports.count == 1, "\(reports)")
-        storage.lock.withLock { storage.isUnreachable = false }
-        backend.administer(.success(backend.organisation))
-        // Within the 0.5 s the next load waits: the commit reads the values, not a load.
-        let (_, none) = ReportedErrors.during {
-            if updating { store.update(.free) { $0 += 1 } } else { store[.free] = 1 }
-        }
-        #expect(none.isEmpty, "\(none)")
-        #expect(store[.channel] == "stable" && !store.isWritable(.telemetry))
-        #expect(store[.free] == (updating ? 8 : 1))
+        #expect(store[.free] == ["write": 1, "update": 8][readBy, default: 7])
     }
 
     @Test func aFirstReadThatFailsLeavesTheSuiteUnlockedUntilAReadSucceeds() throws {

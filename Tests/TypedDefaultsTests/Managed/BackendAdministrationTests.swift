@@ -137,14 +137,14 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
         let observation = store.observe(.telemetry) { change in heard.add(change.newValue) }
         defer { observation.cancel() }
         backend.administer(.success(backend.organisation), announcing: true)
-        #expect(await eventually { !store.isWritable(.telemetry) })
+        #expect(await eventually(seconds: 10) { !store.isWritable(.telemetry) })
         #expect(store[.telemetry] == false && store[.proxy] == "direct")
         #expect(store.userValue(of: .telemetry) == true, "the user's value is kept under the lock")
-        #expect(await eventually { heard.values == [false] })
+        #expect(await eventually(seconds: 10) { heard.values == [false] })
         backend.administer(.success(nil), announcing: true)
-        #expect(await eventually { store.isWritable(.telemetry) })
+        #expect(await eventually(seconds: 10) { store.isWritable(.telemetry) })
         #expect(store[.telemetry] == true && store[.proxy] == "socks://mine")
-        #expect(await eventually { heard.values == [false, true] })
+        #expect(await eventually(seconds: 10) { heard.values == [false, true] })
     }
 
     @Test func aLayerThatCannotBeReadIsReportedOnceAndTheLastOneKept() throws {
@@ -224,8 +224,7 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
                     // Announced changes are taken in on a thread of the store's: the notice's
                     // read of the layer is waited for (10 s at most).
                     backend.administer(.failure(failure), announcing: true)
-                    let deadline = ContinuousClock.now + .seconds(10)
-                    while backend.reads < 2, ContinuousClock.now < deadline { usleep(2_000) }
+                    _ = eventually(seconds: 10) { backend.reads >= 2 }
                     // The notice's reload, done with the layer, finds nothing loaded and returns.
                     usleep(50_000)
                     let readsDuringLoad = backend.reads
@@ -262,9 +261,7 @@ private final class AdministeredBackend: DefaultsBackend, @unchecked Sendable {
             case "refresh": store.refresh()
             case "write": store[.free] = 1
             case "update": store.update(.free) { $0 += 1 }
-            default:
-                let deadline = ContinuousClock.now + .seconds(10)
-                while store[.channel] != "stable", ContinuousClock.now < deadline { usleep(10_000) }
+            default: _ = eventually(seconds: 10) { store[.channel] == "stable" }
             }
             return !store.isWritable(.telemetry)
         }
@@ -303,15 +300,4 @@ private final class Heard: @unchecked Sendable {  // `all` only under `lock`.
 
     func add(_ value: Bool) { lock.withLock { all.append(value) } }
     var values: [Bool] { lock.withLock { all } }
-}
-
-/// Whether `condition` holds within 10 s, looked at every few milliseconds: what another thread
-/// does is waited for, never timed.
-private func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

@@ -27,7 +27,16 @@ operations=("nothing" "nothing, in memory" "read Int: class property" "read Int:
 # A run that fails leaves its status in its file in place of a count, so the check below names
 # the operation, whichever run fails first.
 counts=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$counts"' EXIT
+# On exit, each job's whole tree: a job is a subshell whose valgrind outlives it if only the
+# subshell is killed. Stopped first, so that none starts a process while its children are listed
+# (from /proc, which needs no package). The jobs are then waited for, quietly.
+end_tree() {
+    kill -STOP "$1" 2>/dev/null || return 0
+    local child
+    for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do end_tree "$child"; done
+    kill -KILL "$1" 2>/dev/null || true
+}
+trap '{ for job in $(jobs -p); do end_tree "$job"; done; wait; } 2>/dev/null; rm -rf "$counts"' EXIT
 running=0
 for index in "${!operations[@]}"; do
     { instructions "${operations[$index]}" >"$counts/$index" || echo "failed: $?" >>"$counts/$index"; } &

@@ -7,7 +7,8 @@ import TypedDefaultsPostgres
 //   postgres-probe stream SUITE PREFIX COUNT       the same, one key every 2 ms
 //   postgres-probe increment SUITE KEY COUNT       adds 1 to KEY COUNT times with update; with
 //                                                  POSTGRES_PROBE_GATE=PATH, prints "ready" after
-//                                                  the first and waits (60 s at most) for PATH
+//                                                  the first, waits (60 s at most) for PATH, and
+//                                                  20 ms after each update
 //   postgres-probe observe SUITE KEY VALUE         prints "ready", then "seen" when KEY reads VALUE
 //   postgres-probe write-and-exit SUITE KEY VALUE  writes KEY, prints "written" and exits: the
 //                                                  store commits it at exit, within its bound
@@ -60,15 +61,20 @@ case "write-keys", "stream":
     say("done")
 case "increment":
     let key = DefaultsKey<Int>(arguments[2], default: 0)
+    let gate = ProcessInfo.processInfo.environment["POSTGRES_PROBE_GATE"]
     for index in 0..<count {
         store.update(key) { $0 += 1 }
-        if index == 0, let gate = ProcessInfo.processInfo.environment["POSTGRES_PROBE_GATE"] {
+        guard let gate else { continue }
+        if index == 0 {
             say("ready")
             let deadline = Date().addingTimeInterval(60)
             while !FileManager.default.fileExists(atPath: gate) {
                 if Date() > deadline { fail("\(gate) not made in 60 s") }
                 usleep(1_000)
             }
+        } else {
+            // Paced past the gate, so that the updates outlast what the test does once it opens.
+            usleep(20_000)
         }
     }
     say("done")

@@ -178,8 +178,9 @@ struct ServerRestartTests {
     @Test func fourMachinesIncrementingThroughARestartLoseNoIncrementAndAddNone() async throws {
         let suite = "fleet.restart.counter.\(UUID())"
         // Each machine has read the suite and made its first increment before the restart, and
-        // makes the others through it: a machine that starts while the server is down reads
-        // defaults until it answers, and says so, which is not what this test is about.
+        // makes the others through it, 20 ms apart, for over 4 s: a machine that starts while
+        // the server is down reads defaults until it answers, and says so, which is not what this
+        // test is about.
         let gate = FileManager.default.temporaryDirectory.appendingPathComponent("restart-gate-\(UUID())")
         defer { try? FileManager.default.removeItem(at: gate) }
         let machines = try (0..<4).map { _ in
@@ -189,11 +190,16 @@ struct ServerRestartTests {
         for machine in machines { #expect(await machine.wait(for: "ready", seconds: 60), "\(machine.lines)") }
         #expect(FileManager.default.createFile(atPath: gate.path, contents: nil))
         let outage = try await restartServer()
+        let restarted = ContinuousClock.now
         var reports = ""
         for machine in machines {
             let (status, errors) = await machine.finish()
             #expect(status == 0, "\(errors)")
             reports += errors
+            // Still updating once the server was back, 20 ms apart at most: so through the whole
+            // time it was down, an update of this machine met it and waited it out.
+            let done = try #require(machine.arrival(of: "done"), "\(machine.lines)")
+            #expect(done > restarted, "finished before the restart (\(outage)) was over")
         }
         #expect(try TestServer.backend(suite: suite).load()["counter"] == .integer(800), "restart took \(outage)")
         #expect(reports.isEmpty, "\(reports)")

@@ -30,8 +30,11 @@ import Testing
         // Ahead by less than the machine has been up: libfaketime moves a libdispatch timer's
         // deadline on the monotonic clock back by the offset, and one moved below zero is never
         // armed (measured on a machine up for 2,968 s: +3,600 left the commit lock's timer
-        // disarmed in 3 runs of 4, +1,800 in none). Still far beyond the bounds below.
-        let ahead = max(60, min(3600, Int(ProcessInfo.processInfo.systemUptime) / 2))
+        // disarmed in 3 runs of 4, +1,800 in none). Half the uptime, and at least twice the
+        // bounds below (30 s): on a machine up less than two minutes, the test waits until it is
+        // (by the uptime itself, which a suspended machine does not count).
+        while mode == "ahead", ProcessInfo.processInfo.systemUptime < 120 { try await Task.sleep(for: .seconds(1)) }
+        let ahead = min(3600, Int(ProcessInfo.processInfo.systemUptime) / 2)
         try (mode == "back" ? "+0" : "+\(ahead)").write(to: stamp, atomically: true, encoding: .utf8)
 
         let suite = "typeddefaults-tests.steppedClock.\(UUID().uuidString)"

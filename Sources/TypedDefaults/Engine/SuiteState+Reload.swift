@@ -112,7 +112,6 @@ extension SuiteState {
     /// this one loaded them, and not written here since, get the new object. Returns whether
     /// these are the first contents the suite has: the caller then settles a failed read of
     /// the administrator's layer (``settleAdministrationFailure()``), holding no lock.
-    @discardableResult
     func refresh(from committed: SuiteContents, _ after: inout AfterUnlock) -> Bool {
         after.report(committed.problem)
         guard let contents = committed.values else { return false }
